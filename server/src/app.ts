@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { loadJwtSecret } from './lib/secrets.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createTokenService } from './modules/auth/tokens.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createUsersService, type GeneratedAdministrator } from './modules/users/users.service.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { lifecyclePlugin } from './plugins/lifecycle.js';
+import { webAppPlugin } from './plugins/web-app.js';
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Called once when a first administrator was generated (D12); main prints it. */
+  onGeneratedAdministrator?: (admin: GeneratedAdministrator) => void;
+  /** Where log lines go (standard output when absent); tests read them from here. */
+  logStream?: { write(line: string): void };
+}
+
+export type App = FastifyInstance & { readonly ctx: AppContext };
+
+/** JSON request bodies stay small; uploads get their own multipart limits. */
+const JSON_BODY_LIMIT = 256 * 1024;
+
+/**
+ * Builds the whole application without listening: the database is opened and migrated, the
+ * first administrator ensured, every module registered. main.ts listens; tests inject.
+ */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const database = openDatabase(config.database);
+  let ctx: AppContext;
+  try {
+    await migrateToLatest(database.db);
+    const tokens = createTokenService(await loadJwtSecret(config.jwtSecret, config.dataDir));
+    const users = createUsersService(database.db, clock);
+    const auth = createAuthService(users, tokens);
+    ctx = Object.freeze({ config, database, clock, tokens, users, auth });
+
+    const generated = await users.ensureAdministrator(config.admin);
+    if (generated !== undefined) options.onGeneratedAdministrator?.(generated);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+      // Privacy (D9): requests are logged without client addresses or credentials.
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      },
+    },
+    genReqId: () => randomUUID(),
+    // Request ids are ours: a client-chosen one could forge or collide with log lines.
+    requestIdHeader: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Our lifecycle plugin answers in the error format of D2 instead.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: {
+      customOptions: {
+        // Validation errors carry their schema, so messages can use the field's title (D2).
+        verbose: true,
+        // Annotation read by lib/validation-messages.ts, not a validation keyword.
+        keywords: ['errorMessage'],
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('ctx', ctx);
+  // The API speaks JSON; a route that takes plain text (the rejection reason, D4) adds its own
+  // parser, so everywhere else a text body is a clear 415 rather than a confusing 400.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onClose', () => database.close());
+
+  await app.register(lifecyclePlugin);
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { auth: ctx.auth });
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { ctx });
+      await api.register(usersRoutes, { ctx });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(webAppPlugin, { webDistDir: config.webDistDir });
+
+  return app as unknown as App;
+}

@@ -1,0 +1,213 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The whole runtime configuration, read once from the environment (DECISIONS D12) and frozen.
+ * Tests build the same object with `makeConfig` so they run with production settings.
+ */
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path of the data folder: SQLite file, image files, mail outbox, secrets. */
+  readonly dataDir: string;
+  readonly database: DatabaseConfig;
+  /** From JWT_SECRET; when undefined, a secret is generated once and kept in the data folder. */
+  readonly jwtSecret: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly admin: AdminBootstrap | undefined;
+  readonly demoContent: boolean;
+  readonly logLevel: LogLevel;
+  /** Where the built web app lives; its index.html answers every client-side route. */
+  readonly webDistDir: string;
+}
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface AdminBootstrap {
+  readonly username: string;
+  readonly password: string;
+  readonly email: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(serverRoot, '..');
+
+/** Reads the environment. Throws a ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): AppConfig {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    // An empty variable (`PORT=`) means "not set": shells and .env files produce them often.
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const dataDir = path.resolve(cwd, read('DATA_DIR') ?? './data');
+  const adminUsername = read('ADMIN_USERNAME');
+  const adminPassword = env['ADMIN_PASSWORD'] === '' ? undefined : env['ADMIN_PASSWORD'];
+
+  return makeConfig({
+    port: parsePort(read('PORT')),
+    host: read('HOST') ?? '0.0.0.0',
+    dataDir,
+    database: parseDatabaseUrl(read('DATABASE_URL'), dataDir),
+    jwtSecret: parseJwtSecret(env['JWT_SECRET']),
+    smtpUrl: parseSmtpUrl(read('SMTP_URL')),
+    mailFrom: parseMailFrom(read('MAIL_FROM')),
+    admin: parseAdmin(adminUsername, adminPassword, read('ADMIN_EMAIL')),
+    demoContent: parseFlag('DEMO_CONTENT', read('DEMO_CONTENT'), true),
+    logLevel: parseLogLevel(read('LOG_LEVEL')),
+    webDistDir: path.resolve(repoRoot, 'web', 'dist'),
+  });
+}
+
+/** Fills defaults and freezes; used by loadConfig and by tests that need variations. */
+export function makeConfig(
+  overrides: Partial<AppConfig> & Pick<AppConfig, 'dataDir'>,
+): AppConfig {
+  const config: AppConfig = {
+    port: 3000,
+    host: '0.0.0.0',
+    database: { kind: 'sqlite', file: path.join(overrides.dataDir, 'muri-parlanti.sqlite') },
+    jwtSecret: undefined,
+    smtpUrl: undefined,
+    mailFrom: 'Muri Parlanti <noreply@localhost>',
+    admin: undefined,
+    demoContent: true,
+    logLevel: 'info',
+    webDistDir: path.resolve(repoRoot, 'web', 'dist'),
+    ...overrides,
+  };
+  return Object.freeze(config);
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 3000;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError('PORT', `must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseDatabaseUrl(value: string | undefined, dataDir: string): DatabaseConfig {
+  if (value === undefined) {
+    return { kind: 'sqlite', file: path.join(dataDir, 'muri-parlanti.sqlite') };
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL (expected postgres://...)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `must be a postgres:// URL, got "${url.protocol}" (leave it unset for SQLite)`,
+    );
+  }
+  if (url.pathname.length <= 1) {
+    throw new ConfigError('DATABASE_URL', 'must name a database, e.g. postgres://host/muri');
+  }
+  return { kind: 'postgres', url: value };
+}
+
+const MIN_SECRET_LENGTH = 32;
+
+function parseJwtSecret(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  // HS256 is only as strong as its key; a short secret can be brute-forced offline from any token.
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      'JWT_SECRET',
+      `must be at least ${MIN_SECRET_LENGTH} characters long (leave it unset to generate one)`,
+    );
+  }
+  return value;
+}
+
+function parseSmtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a valid URL (expected smtp://user:pass@host:587)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${url.protocol}"`);
+  }
+  if (url.hostname === '') throw new ConfigError('SMTP_URL', 'must name a host');
+  return value;
+}
+
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+$/;
+
+function parseMailFrom(value: string | undefined): string {
+  if (value === undefined) return 'Muri Parlanti <noreply@localhost>';
+  const address = /<([^<>]+)>\s*$/.exec(value)?.[1] ?? value;
+  if (!EMAIL.test(address)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `must be an e-mail address or "Name <address>", got "${value}"`,
+    );
+  }
+  return value;
+}
+
+function parseAdmin(
+  username: string | undefined,
+  password: string | undefined,
+  email: string | undefined,
+): AdminBootstrap | undefined {
+  if (username === undefined && password === undefined) {
+    if (email !== undefined) {
+      throw new ConfigError('ADMIN_EMAIL', 'needs ADMIN_USERNAME and ADMIN_PASSWORD as well');
+    }
+    return undefined;
+  }
+  if (username === undefined) {
+    throw new ConfigError('ADMIN_USERNAME', 'must be set when ADMIN_PASSWORD is set');
+  }
+  if (password === undefined) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_USERNAME is set');
+  }
+  if (password.length < 8) {
+    throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters long');
+  }
+  if (email !== undefined && !EMAIL.test(email)) {
+    throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${email}"`);
+  }
+  return { username, password, email: email ?? `${username.toLowerCase()}@localhost` };
+}
+
+function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(name, `must be 1 or 0, got "${value}"`);
+}
+
+function parseLogLevel(value: string | undefined): LogLevel {
+  if (value === undefined) return 'info';
+  const level = value.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  }
+  return level as LogLevel;
+}

@@ -1,0 +1,19 @@
+import type { AppConfig } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import type { Clock } from './lib/clock.js';
+import type { AuthService } from './modules/auth/auth.service.js';
+import type { TokenService } from './modules/auth/tokens.js';
+import type { UsersService } from './modules/users/users.service.js';
+
+/**
+ * Everything a route module needs, built once by buildApp and handed to each module, so
+ * modules never reach for globals and tests can swap the clock.
+ */
+export interface AppContext {
+  readonly config: AppConfig;
+  readonly database: DatabaseHandle;
+  readonly clock: Clock;
+  readonly tokens: TokenService;
+  readonly users: UsersService;
+  readonly auth: AuthService;
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './tables.js';
+
+export type Dialect = DatabaseConfig['kind'];
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** Opens the database chosen by the configuration (D10); migrations are run separately. */
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const db =
+    config.kind === 'sqlite'
+      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.file) }) })
+      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }) });
+  return { db, dialect: config.kind, close: () => db.destroy() };
+}
+
+function openSqlite(file: string): SQLite.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers go on while one writer writes, which is what a gallery does all day.
+  sqlite.pragma('journal_mode = WAL');
+  // With WAL, NORMAL is durable across process crashes and much faster than FULL.
+  sqlite.pragma('synchronous = NORMAL');
+  // SQLite leaves foreign keys off unless every connection asks for them.
+  sqlite.pragma('foreign_keys = ON');
+  // A second process (a separate worker, a CLI) may hold the write lock for a moment: wait for
+  // it instead of failing with SQLITE_BUSY at once.
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_TIMESTAMP = 1114;
+const PG_TIMESTAMPTZ = 1184;
+
+/**
+ * Type parsers for this pool only (not pg's global ones): counts come back as numbers and
+ * timestamps as ISO strings, exactly as on SQLite, so repositories need no per-engine code.
+ */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case PG_INT8:
+      case PG_NUMERIC:
+        return (value: string) => Number(value);
+      case PG_TIMESTAMPTZ:
+        return (value: string) => new Date(value).toISOString();
+      case PG_TIMESTAMP:
+        return (value: string) => new Date(`${value}Z`).toISOString();
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+} as pg.CustomTypesConfig;
+
+function openPostgresPool(url: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: pgTypes,
+    max: 10,
+    // Fail fast with a clear error when the server is gone, instead of hanging a request.
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  });
+  // An idle client losing its connection (server restart) must not crash the process;
+  // the pool drops it and the next query opens a new one.
+  pool.on('error', () => undefined);
+  return pool;
+}

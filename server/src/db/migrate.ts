@@ -1,0 +1,24 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as initialSchema from './migrations/2026-11-21T1430-initial-schema.js';
+import type { Database } from './tables.js';
+
+/*
+ * Migrations are listed here rather than read from the folder at run time, so the same list
+ * works from TypeScript sources (tests, tsx) and from the compiled build. Names sort by time.
+ */
+const migrations: Record<string, Migration> = {
+  '2026-11-21T1430-initial-schema': initialSchema,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+/** Brings the schema up to date; Kysely's lock table makes concurrent starts safe on PostgreSQL. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Database migration "${failed}" failed`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,13 @@
+/**
+ * The key under which names are unique "case-insensitively" (D6). Done in JavaScript rather
+ * than with SQL lower(), which on SQLite folds ASCII only: 'Città' and 'CITTÀ' must collide on
+ * both engines alike.
+ */
+export function foldKey(value: string): string {
+  return value.normalize('NFC').toLocaleLowerCase('it-IT');
+}
+
+/** Trims and normalises a name typed by a person, so equal-looking names are equal bytes. */
+export function cleanName(value: string): string {
+  return value.normalize('NFC').trim().replace(/\s+/gu, ' ');
+}

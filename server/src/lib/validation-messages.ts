@@ -1,0 +1,78 @@
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+
+/*
+ * Turns a schema validation failure into one clear Italian sentence (D2). Schemas name their
+ * fields with the standard `title` annotation (the label a person sees in the form) and may
+ * override the sentence with `errorMessage`: a string for any failure of that field, or an
+ * object keyed by the failing keyword. One definition thus drives validation, the message and
+ * the API documentation.
+ */
+
+type ErrorMessage = string | Partial<Record<string, string>>;
+
+interface AnnotatedSchema {
+  title?: string;
+  errorMessage?: ErrorMessage;
+  properties?: Record<string, AnnotatedSchema>;
+}
+
+/** Ajv's error object when `verbose` is on: it knows the schema that failed. */
+type VerboseError = FastifySchemaValidationError & { parentSchema?: AnnotatedSchema };
+
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'Il corpo della richiesta',
+  querystring: 'I parametri della richiesta',
+  params: 'L’indirizzo richiesto',
+  headers: 'Le intestazioni della richiesta',
+};
+
+export function validationMessage(errors: readonly VerboseError[], context: string): string {
+  const error = errors[0];
+  if (error === undefined) return 'Richiesta non valida.';
+  const params = error.params as Record<string, unknown>;
+
+  if (error.keyword === 'required') {
+    const missing = String(params['missingProperty']);
+    const fieldSchema = error.parentSchema?.properties?.[missing];
+    return (
+      pickOverride(fieldSchema?.errorMessage, 'required') ??
+      `Il campo "${fieldSchema?.title ?? missing}" è obbligatorio.`
+    );
+  }
+
+  const fieldName = error.instancePath.split('/').filter(Boolean).pop();
+  if (fieldName === undefined) {
+    return `${CONTEXT_NAMES[context] ?? 'La richiesta'} non è valida.`;
+  }
+  const override = pickOverride(error.parentSchema?.errorMessage, error.keyword);
+  if (override !== undefined) return override;
+
+  const label = `"${error.parentSchema?.title ?? fieldName}"`;
+  switch (error.keyword) {
+    case 'minLength':
+      return Number(params['limit']) === 1
+        ? `Il campo ${label} non può essere vuoto.`
+        : `Il campo ${label} deve contenere almeno ${String(params['limit'])} caratteri.`;
+    case 'maxLength':
+      return `Il campo ${label} può contenere al massimo ${String(params['limit'])} caratteri.`;
+    case 'format':
+      return params['format'] === 'email'
+        ? 'Inserisci un indirizzo email valido.'
+        : `Il formato del campo ${label} non è valido.`;
+    case 'pattern':
+      return `Il campo ${label} contiene caratteri non ammessi.`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `Il campo ${label} è troppo piccolo.`;
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `Il campo ${label} è troppo grande.`;
+    default:
+      return `Il campo ${label} non è valido.`;
+  }
+}
+
+function pickOverride(message: ErrorMessage | undefined, keyword: string): string | undefined {
+  if (message === undefined) return undefined;
+  return typeof message === 'string' ? message : message[keyword];
+}

@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { Email, NewPassword, OwnUser, Username } from '../users/users.schemas.js';
+import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { USER_MESSAGES } from '../users/users.rules.js';
+
+const Session = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  user: OwnUser,
+});
+
+const RegisterBody = Type.Object(
+  {
+    username: Username,
+    email: Email,
+    password: NewPassword,
+    age_confirmed: Type.Boolean({
+      title: 'Dichiaro di avere almeno 16 anni',
+      errorMessage: USER_MESSAGES.ageRequired,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const LoginBody = Type.Object(
+  {
+    username: Type.String({
+      title: 'Username',
+      minLength: 1,
+      maxLength: 254,
+      errorMessage: { minLength: 'Inserisci lo username.' },
+    }),
+    password: Type.String({
+      title: 'Password',
+      minLength: 1,
+      maxLength: PASSWORD_MAX_LENGTH,
+      errorMessage: { minLength: 'Inserisci la password.' },
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  app.post(
+    '/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and open a session',
+        body: RegisterBody,
+        response: { 201: Session, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const session = await ctx.auth.register(request.body);
+      return reply.status(201).send(session);
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Open a session with username and password',
+        body: LoginBody,
+        response: { 200: Session, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => ctx.auth.login(request.body.username, request.body.password),
+  );
+};

@@ -1,0 +1,50 @@
+import { createSigner, createVerifier } from 'fast-jwt';
+
+/** D3: seven days, after which the client treats the session as over. */
+export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+export interface TokenClaims {
+  /** The user's id (D3). */
+  userId: number;
+  /** The user's token_version when the token was issued. */
+  version: number;
+}
+
+export interface TokenService {
+  sign(claims: TokenClaims): string;
+  /** The claims of a valid token, or undefined for anything else (bad, expired, wrong algorithm). */
+  verify(token: string): TokenClaims | undefined;
+}
+
+export function createTokenService(secret: string): TokenService {
+  const signer = createSigner({
+    key: secret,
+    algorithm: 'HS256',
+    expiresIn: TOKEN_LIFETIME_SECONDS * 1000,
+  });
+  // The algorithm is pinned and `exp`/`sub` are required: a token signed with "none", another
+  // HMAC size or a public-key algorithm, or one without an expiry, is refused outright.
+  const verifier = createVerifier({
+    key: secret,
+    algorithms: ['HS256'],
+    requiredClaims: ['exp', 'sub'],
+    cache: false,
+  });
+
+  return {
+    sign: ({ userId, version }) => signer({ sub: String(userId), ver: version }),
+    verify(token) {
+      let payload: Record<string, unknown>;
+      try {
+        payload = verifier(token) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      const sub = payload['sub'];
+      const version = payload['ver'] ?? 0;
+      if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return undefined;
+      if (typeof version !== 'number' || !Number.isInteger(version)) return undefined;
+      return { userId: Number(sub), version };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Executor } from '../../db/executor.js';
+import type { NewUser, UserRow, UserUpdate } from '../../db/tables.js';
+
+export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id_utente', '=', id).executeTakeFirst();
+}
+
+export function findUserByUsernameKey(db: Executor, key: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
+}
+
+/** Whether another account already holds the username or the e-mail. */
+export async function isUsernameOrEmailTaken(
+  db: Executor,
+  usernameKey: string,
+  emailKey: string,
+  exceptUserId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('users')
+    .select('id_utente')
+    .where((eb) => eb.or([eb('username_key', '=', usernameKey), eb('email_key', '=', emailKey)]));
+  if (exceptUserId !== undefined) query = query.where('id_utente', '<>', exceptUserId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateUser(db: Executor, id: number, changes: UserUpdate): Promise<UserRow> {
+  return db
+    .updateTable('users')
+    .set(changes)
+    .where('id_utente', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function hasActiveSuperuser(db: Executor): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id_utente')
+    .where('is_superuser', '=', 1)
+    .where('is_active', '=', 1)
+    .where('deletion_requested_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,74 @@
+import Type from 'typebox';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
+import { IsoDateTime } from '../../lib/schemas.js';
+import {
+  EMAIL_MAX_LENGTH,
+  USER_MESSAGES,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from './users.rules.js';
+
+export const Username = Type.String({
+  title: 'Username',
+  minLength: USERNAME_MIN_LENGTH,
+  maxLength: USERNAME_MAX_LENGTH,
+  pattern: USERNAME_PATTERN,
+  errorMessage: {
+    minLength: `Lo username deve contenere almeno ${USERNAME_MIN_LENGTH} caratteri.`,
+    maxLength: `Lo username può contenere al massimo ${USERNAME_MAX_LENGTH} caratteri.`,
+    pattern: 'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
+  },
+});
+
+export const Email = Type.String({
+  title: 'Email',
+  format: 'email',
+  maxLength: EMAIL_MAX_LENGTH,
+  errorMessage: { format: 'Inserisci un indirizzo email valido.' },
+});
+
+/** A new password: the SPEC §5 rule and message. */
+export const NewPassword = Type.String({
+  title: 'Password',
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: PASSWORD_MAX_LENGTH,
+  errorMessage: {
+    minLength: USER_MESSAGES.passwordTooShort,
+    maxLength: `La password può contenere al massimo ${PASSWORD_MAX_LENGTH} caratteri.`,
+  },
+});
+
+/** The account as its owner (and administrators) see it: the only shape with the e-mail. */
+export const OwnUser = Type.Object(
+  {
+    id_utente: Type.Integer(),
+    username: Type.String(),
+    email: Type.String(),
+    is_active: Type.Boolean(),
+    is_superuser: Type.Boolean(),
+    created_at: IsoDateTime,
+  },
+  { $id: 'OwnUser' },
+);
+
+export const UpdateMeBody = Type.Object(
+  {
+    username: Type.Optional(Username),
+    email: Type.Optional(Email),
+    // Empty means unchanged (SPEC §5), so the minimum length is checked by the service.
+    password: Type.Optional(
+      Type.String({ title: 'Nuova Password', maxLength: PASSWORD_MAX_LENGTH }),
+    ),
+    current_password: Type.Optional(
+      Type.String({ title: 'Password attuale', maxLength: PASSWORD_MAX_LENGTH }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** PUT /users/me answers the user itself (D13), plus a fresh token when the password changed. */
+export const UpdateMeResponse = Type.Object({
+  ...OwnUser.properties,
+  access_token: Type.Optional(Type.String()),
+});

@@ -1,0 +1,179 @@
+import type { AdminBootstrap } from '../../config.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/executor.js';
+import type { UserRow, UserUpdate } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest } from '../../lib/errors.js';
+import { foldKey } from '../../lib/text.js';
+import {
+  generatePassword,
+  hashPassword,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../auth/passwords.js';
+import * as repo from './users.repository.js';
+import { USER_MESSAGES } from './users.rules.js';
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  password: string;
+  isActive?: boolean;
+  isSuperuser?: boolean;
+  /** Registration through the public form confirms the minimum age (D9). */
+  ageConfirmed?: boolean;
+}
+
+export interface ProfileChanges {
+  username?: string | undefined;
+  email?: string | undefined;
+  /** Empty or missing: unchanged (SPEC §5). */
+  password?: string | undefined;
+  currentPassword?: string | undefined;
+}
+
+export interface GeneratedAdministrator {
+  username: string;
+  password: string;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+/** An account that may act: active and not waiting for erasure. */
+export function isUsable(user: UserRow): boolean {
+  return user.is_active === 1 && user.deletion_requested_at === null;
+}
+
+export function createUsersService(db: Executor, clock: Clock) {
+  const timestamp = () => clock.now().toISOString();
+
+  async function create(account: NewAccount): Promise<UserRow> {
+    const username = account.username.normalize('NFC');
+    const email = account.email.normalize('NFC').trim();
+    const usernameKey = foldKey(username);
+    const emailKey = foldKey(email);
+    // Checked first for the common case; the unique indexes settle concurrent registrations.
+    if (await repo.isUsernameOrEmailTaken(db, usernameKey, emailKey)) {
+      throw badRequest(USER_MESSAGES.taken);
+    }
+    const now = timestamp();
+    try {
+      return await repo.insertUser(db, {
+        username,
+        username_key: usernameKey,
+        email,
+        email_key: emailKey,
+        password_hash: await hashPassword(account.password),
+        is_active: account.isActive === false ? 0 : 1,
+        is_superuser: account.isSuperuser === true ? 1 : 0,
+        age_confirmed_at: account.ageConfirmed === true ? now : null,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
+      throw error;
+    }
+  }
+
+  async function updateProfile(
+    user: UserRow,
+    changes: ProfileChanges,
+  ): Promise<{ user: UserRow; passwordChanged: boolean }> {
+    const username = changes.username?.normalize('NFC') ?? user.username;
+    const email = changes.email?.normalize('NFC').trim() ?? user.email;
+    const newPassword = changes.password === '' ? undefined : changes.password;
+    const emailChanged = foldKey(email) !== user.email_key;
+    if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
+      throw badRequest(USER_MESSAGES.passwordTooShort);
+    }
+
+    // D3: a stolen session alone must not be enough to take the account over.
+    if (emailChanged || newPassword !== undefined) {
+      if (changes.currentPassword === undefined || changes.currentPassword === '') {
+        throw badRequest(USER_MESSAGES.currentPasswordRequired);
+      }
+      if (!(await verifyPassword(user.password_hash, changes.currentPassword))) {
+        throw badRequest(USER_MESSAGES.currentPasswordWrong);
+      }
+    }
+    if (await repo.isUsernameOrEmailTaken(db, foldKey(username), foldKey(email), user.id_utente)) {
+      throw badRequest(USER_MESSAGES.taken);
+    }
+
+    const update: UserUpdate = {
+      username,
+      username_key: foldKey(username),
+      email,
+      email_key: foldKey(email),
+      updated_at: timestamp(),
+    };
+    if (newPassword !== undefined) {
+      update.password_hash = await hashPassword(newPassword);
+      // Every session opened with the old password ends (tokens carry the version).
+      update.token_version = user.token_version + 1;
+    }
+    try {
+      const updated = await repo.updateUser(db, user.id_utente, update);
+      return { user: updated, passwordChanged: newPassword !== undefined };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
+      throw error;
+    }
+  }
+
+  /**
+   * D12: the configured administrator is created when missing; with none configured and no
+   * active administrator at all, one is generated and its credentials returned to be printed
+   * once. Concurrent starts of several processes create it once (unique indexes).
+   */
+  async function ensureAdministrator(
+    bootstrap: AdminBootstrap | undefined,
+  ): Promise<GeneratedAdministrator | undefined> {
+    if (bootstrap !== undefined) {
+      if ((await repo.findUserByUsernameKey(db, foldKey(bootstrap.username))) === undefined) {
+        await createIgnoringRace({ ...bootstrap, isSuperuser: true });
+      }
+      return undefined;
+    }
+    if (await repo.hasActiveSuperuser(db)) return undefined;
+
+    const username = await freeAdministratorName();
+    const password = generatePassword();
+    const created = await createIgnoringRace({
+      username,
+      email: `${username}@localhost`,
+      password,
+      isSuperuser: true,
+    });
+    return created ? { username, password } : undefined;
+  }
+
+  async function createIgnoringRace(account: NewAccount): Promise<boolean> {
+    try {
+      await create(account);
+      return true;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 400) return false;
+      throw error;
+    }
+  }
+
+  async function freeAdministratorName(): Promise<string> {
+    for (const candidate of ['admin', 'amministratore']) {
+      if (!(await repo.isUsernameOrEmailTaken(db, candidate, `${candidate}@localhost`))) {
+        return candidate;
+      }
+    }
+    return `admin-${generatePassword().slice(0, 6).toLowerCase()}`;
+  }
+
+  return {
+    create,
+    updateProfile,
+    ensureAdministrator,
+    getById: (id: number) => repo.findUserById(db, id),
+    findByUsername: (username: string) =>
+      repo.findUserByUsernameKey(db, foldKey(username.normalize('NFC'))),
+  };
+}

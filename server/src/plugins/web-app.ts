@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { MESSAGES } from '../lib/errors.js';
+
+/**
+ * The single origin of D1: the built web app's files, and its index.html for every other GET
+ * that accepts HTML (client-side routes). Unknown /api and /static paths stay JSON 404s.
+ */
+export const webAppPlugin = fp(
+  async (app: FastifyInstance, options: { webDistDir: string }) => {
+    const indexFile = path.join(options.webDistDir, 'index.html');
+    const built = fs.existsSync(indexFile);
+
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: options.webDistDir,
+        // Routes for the files present at start: no file-system lookup for other URLs.
+        wildcard: false,
+        index: false,
+        serveDotFiles: false,
+        cacheControl: false,
+        setHeaders(reply, filePath) {
+          // Vite puts a content hash in every asset name: they never change, cache them for good.
+          const immutable = filePath.startsWith(path.join(options.webDistDir, 'assets') + path.sep);
+          reply.header(
+            'cache-control',
+            immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+          );
+        },
+      });
+    } else {
+      app.log.warn({ indexFile }, 'web app not built: run "npm run build" to serve it');
+    }
+
+    app.setNotFoundHandler(async (request, reply) => {
+      if (isAppPage(request)) {
+        reply.header('cache-control', 'no-cache');
+        if (built) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+        return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+      }
+      return reply.status(404).send({ detail: MESSAGES.notFound });
+    });
+  },
+  { name: 'web-app' },
+);
+
+function isAppPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?', 1)[0] ?? '/';
+  if (/^\/(api|static)(\/|$)/.test(pathname)) return false;
+  const accept = request.headers.accept;
+  return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
+}
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="it"><head><meta charset="utf-8"><title>Muri Parlanti</title></head>
+<body><h1>Muri Parlanti</h1><p>L’applicazione web non è ancora stata compilata:
+esegui <code>npm run build</code> e riavvia il server.</p></body></html>`;

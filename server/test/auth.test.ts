@@ -1,0 +1,388 @@
+import { createSigner } from 'fast-jwt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, TEST_ADMIN, TEST_JWT_SECRET, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login } from './helpers/factories.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const register = (payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+
+const me = (token?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/users/me', headers: token ? bearer(token) : {} });
+
+const countUsers = async () =>
+  Number(
+    (
+      await t.app.ctx.database.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const valid = {
+  username: 'mario.rossi',
+  email: 'mario@example.it',
+  password: 'una-password-lunga',
+  age_confirmed: true,
+};
+
+describe('POST /api/auth/register', () => {
+  it('creates an account and opens a session', async () => {
+    const response = await register(valid);
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.token_type).toBe('bearer');
+    expect(typeof body.access_token).toBe('string');
+    expect(body.user).toEqual({
+      id_utente: expect.any(Number),
+      username: 'mario.rossi',
+      email: 'mario@example.it',
+      is_active: true,
+      is_superuser: false,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(response.body).not.toMatch(/password|argon2/);
+
+    const session = await me(body.access_token);
+    expect(session.statusCode).toBe(200);
+    expect(session.json().username).toBe('mario.rossi');
+  });
+
+  it('refuses a username or e-mail already in use, whatever the case', async () => {
+    const before = await countUsers();
+    for (const payload of [
+      { ...valid, email: 'altro@example.it' },
+      { ...valid, username: 'MARIO.ROSSI', email: 'altro@example.it' },
+      { ...valid, username: 'altro', email: 'Mario@Example.it' },
+    ]) {
+      const response = await register(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ detail: 'Username o email già in uso' });
+    }
+    expect(await countUsers()).toBe(before);
+    // The original account is untouched.
+    expect((await login(t.app, valid.username, valid.password)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['a short password', { password: 'corta' }, 'La password deve essere di almeno 8 caratteri'],
+    ['no username', { username: undefined }, 'Il campo "Username" è obbligatorio.'],
+    ['no e-mail', { email: undefined }, 'Il campo "Email" è obbligatorio.'],
+    ['no password', { password: undefined }, 'Il campo "Password" è obbligatorio.'],
+    ['an invalid e-mail', { email: 'non-una-email' }, 'Inserisci un indirizzo email valido.'],
+    [
+      'no age confirmation',
+      { age_confirmed: undefined },
+      'Devi dichiarare di avere almeno 16 anni per registrarti.',
+    ],
+    [
+      'an age confirmation of false',
+      { age_confirmed: false },
+      'Devi dichiarare di avere almeno 16 anni per registrarti.',
+    ],
+    [
+      'spaces in the username',
+      { username: 'mario rossi' },
+      'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
+    ],
+    [
+      'a one-letter username',
+      { username: 'm' },
+      'Lo username deve contenere almeno 3 caratteri.',
+    ],
+    [
+      'a huge username',
+      { username: 'x'.repeat(10_000) },
+      'Lo username può contenere al massimo 30 caratteri.',
+    ],
+    [
+      'a huge password',
+      { password: 'x'.repeat(10_000) },
+      'La password può contenere al massimo 256 caratteri.',
+    ],
+    ['a username of the wrong type', { username: { $ne: null } }, 'Il campo "Username" non è valido.'],
+  ])('refuses %s with a clear Italian message and creates nothing', async (_, change, detail) => {
+    const before = await countUsers();
+    const response = await register({
+      ...valid,
+      username: 'nuovo.utente',
+      email: 'nuovo@example.it',
+      ...change,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail });
+    expect(await countUsers()).toBe(before);
+  });
+
+  it('never lets a client make itself administrator or choose its active flag', async () => {
+    const response = await register({
+      username: 'furbetto',
+      email: 'furbetto@example.it',
+      password: 'password-lunga',
+      age_confirmed: true,
+      is_superuser: true,
+      is_active: false,
+      token_version: 99,
+      id_utente: 1,
+    });
+    expect(response.statusCode).toBe(201);
+    const { user, access_token } = response.json();
+    expect(user.is_superuser).toBe(false);
+    expect(user.is_active).toBe(true);
+    expect(user.id_utente).not.toBe(1);
+    expect((await me(access_token)).json().is_superuser).toBe(false);
+  });
+
+  it('creates exactly one account when the same name is registered concurrently', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        register({ ...valid, username: 'gara', email: `gara${i}@example.it` }),
+      ),
+    );
+    const statuses = responses.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([201, 400, 400, 400, 400, 400]);
+  });
+
+  it('answers malformed JSON with 400 and a non-JSON body with 415', async () => {
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": "rotto",',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ detail: 'Il corpo della richiesta non è un JSON valido.' });
+
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'ciao',
+    });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ detail: 'Tipo di contenuto non supportato.' });
+  });
+});
+
+describe('POST /api/auth/login', () => {
+  it('opens a session by username, case-insensitively', async () => {
+    const user = await createUser(t.app, { username: 'Giulia_B' });
+    const response = await login(t.app, 'giulia_b', user.password);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user.username).toBe('Giulia_B');
+    expect((await me(response.json().access_token)).statusCode).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown user alike', async () => {
+    const user = await createUser(t.app);
+    const wrong = await login(t.app, user.username, 'password-sbagliata');
+    const unknown = await login(t.app, 'nessuno-cosi', 'password-sbagliata');
+    for (const response of [wrong, unknown]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ detail: 'Username o password non validi' });
+    }
+  });
+
+  it.each([
+    ['no username', { password: 'x' }, 'Il campo "Username" è obbligatorio.'],
+    ['no password', { username: 'x' }, 'Il campo "Password" è obbligatorio.'],
+    ['an empty username', { username: '', password: 'x' }, 'Inserisci lo username.'],
+    ['an empty password', { username: 'x', password: '' }, 'Inserisci la password.'],
+  ])('refuses %s with 400', async (_, payload, detail) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ detail });
+  });
+
+  it('tells a deactivated user, and only after the right password', async () => {
+    const user = await createUser(t.app);
+    await t.app.ctx.database.db
+      .updateTable('users')
+      .set({ is_active: 0 })
+      .where('id_utente', '=', user.id)
+      .execute();
+    const right = await login(t.app, user.username, user.password);
+    expect(right.statusCode).toBe(403);
+    expect(right.json()).toEqual({ detail: 'Account disattivato' });
+    expect((await login(t.app, user.username, 'sbagliata!')).statusCode).toBe(401);
+    // Its existing token dies at once.
+    expect((await me(user.token)).statusCode).toBe(401);
+  });
+
+  it('refuses the token of an account waiting for erasure', async () => {
+    const user = await createUser(t.app);
+    await t.app.ctx.database.db
+      .updateTable('users')
+      .set({ deletion_requested_at: new Date().toISOString() })
+      .where('id_utente', '=', user.id)
+      .execute();
+    expect((await me(user.token)).statusCode).toBe(401);
+  });
+});
+
+describe('tokens', () => {
+  const sign = (options: Parameters<typeof createSigner>[0], payload: Record<string, unknown>) =>
+    createSigner(options)(payload);
+
+  it('refuses requests without a token or with a malformed header', async () => {
+    const none = await me();
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toEqual({ detail: 'Devi effettuare l’accesso per continuare.' });
+    for (const authorization of ['Bearer', 'Basic YWRtaW46YWRtaW4=', 'Bearer a b', 'token']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: { authorization },
+      });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+
+  it('refuses forged, foreign-algorithm, expiry-less and expired tokens', async () => {
+    const user = await createUser(t.app);
+    const sub = String(user.id);
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    const forged = [
+      ['garbage', 'non.un.token'],
+      ['alg none', sign({ algorithm: 'none' }, { sub, exp })],
+      ['HS512', sign({ key: TEST_JWT_SECRET, algorithm: 'HS512' }, { sub, exp })],
+      ['HS384', sign({ key: TEST_JWT_SECRET, algorithm: 'HS384' }, { sub, exp })],
+      ['another secret', sign({ key: 'x'.repeat(40), algorithm: 'HS256' }, { sub, exp })],
+      ['no exp', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub })],
+      ['no sub', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { exp })],
+      [
+        'expired',
+        sign(
+          { key: TEST_JWT_SECRET, algorithm: 'HS256' },
+          { sub, exp: Math.floor(Date.now() / 1000) - 60 },
+        ),
+      ],
+      ['unknown user', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub: '999999', exp })],
+      ['non-numeric sub', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub: 'admin', exp })],
+    ];
+    for (const [name, token] of forged) {
+      const response = await me(token);
+      expect(response.statusCode, name).toBe(401);
+      expect(response.json(), name).toEqual({
+        detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+      });
+    }
+    // The genuine token still works, and its payload says sub and exp (D3).
+    expect((await me(user.token)).statusCode).toBe(200);
+    const payload = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString());
+    expect(payload.sub).toBe(sub);
+    expect(payload.exp - payload.iat).toBe(7 * 24 * 3600);
+    expect(JSON.parse(Buffer.from(user.token.split('.')[0]!, 'base64url').toString()).alg).toBe(
+      'HS256',
+    );
+  });
+});
+
+describe('GET and PUT /api/users/me', () => {
+  const put = (token: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: '/api/users/me/', headers: bearer(token), payload });
+
+  it('answers the user itself, with e-mail and without password', async () => {
+    const user = await createUser(t.app);
+    const response = await me(user.token);
+    expect(response.json()).toEqual({
+      id_utente: user.id,
+      username: user.username,
+      email: user.email,
+      is_active: true,
+      is_superuser: false,
+      created_at: expect.any(String),
+    });
+  });
+
+  it('changes the username without the password, and refuses a taken one', async () => {
+    const user = await createUser(t.app);
+    const other = await createUser(t.app);
+    const renamed = await put(user.token, { username: `${user.username}x` });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().username).toBe(`${user.username}x`);
+    expect(renamed.json().access_token).toBeUndefined();
+
+    const taken = await put(user.token, { username: other.username.toUpperCase() });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json()).toEqual({ detail: 'Username o email già in uso' });
+    expect((await me(user.token)).json().username).toBe(`${user.username}x`);
+  });
+
+  it('asks for the current password to change the e-mail', async () => {
+    const user = await createUser(t.app);
+    const missing = await put(user.token, { email: 'nuova@example.it' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({
+      detail: 'Per cambiare email o password inserisci la password attuale.',
+    });
+    const wrong = await put(user.token, { email: 'nuova@example.it', current_password: 'no' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ detail: 'La password attuale non è corretta.' });
+    expect((await me(user.token)).json().email).toBe(user.email);
+
+    const right = await put(user.token, {
+      email: 'nuova@example.it',
+      current_password: user.password,
+    });
+    expect(right.statusCode).toBe(200);
+    expect(right.json().email).toBe('nuova@example.it');
+  });
+
+  it('keeps the password when it is empty and ends old sessions when it changes', async () => {
+    const user = await createUser(t.app);
+    const unchanged = await put(user.token, { password: '', username: user.username });
+    expect(unchanged.statusCode).toBe(200);
+    expect((await login(t.app, user.username, user.password)).statusCode).toBe(200);
+
+    const short = await put(user.token, { password: 'corta', current_password: user.password });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toEqual({ detail: 'La password deve essere di almeno 8 caratteri' });
+
+    const changed = await put(user.token, {
+      password: 'nuova-password-lunga',
+      current_password: user.password,
+    });
+    expect(changed.statusCode).toBe(200);
+    const fresh = changed.json().access_token as string;
+    expect((await me(user.token)).statusCode).toBe(401);
+    expect((await me(fresh)).statusCode).toBe(200);
+    expect((await login(t.app, user.username, user.password)).statusCode).toBe(401);
+    expect((await login(t.app, user.username, 'nuova-password-lunga')).statusCode).toBe(200);
+  });
+
+  it('ignores attempts to set the administrator or active flags', async () => {
+    const user = await createUser(t.app);
+    const response = await put(user.token, {
+      is_superuser: true,
+      is_active: false,
+      username: user.username,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().is_superuser).toBe(false);
+    expect((await me(user.token)).json()).toMatchObject({ is_superuser: false, is_active: true });
+  });
+
+  it('refuses anonymous edits', async () => {
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      payload: { username: 'x' },
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('administrator bootstrap', () => {
+  it('creates the configured administrator', async () => {
+    const response = await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user).toMatchObject({ is_superuser: true, email: TEST_ADMIN.email });
+  });
+});

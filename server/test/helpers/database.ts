@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../src/config.js';
+
+/**
+ * The engine under test: SQLite by default, PostgreSQL when TEST_DATABASE_URL is set (habit 5:
+ * the same suite runs on every engine). Each call gets a database of its own, so test files
+ * run in parallel without seeing each other's rows.
+ */
+export const TEST_ENGINE: DatabaseConfig['kind'] = process.env['TEST_DATABASE_URL']
+  ? 'postgres'
+  : 'sqlite';
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(dataDir: string): Promise<TestDatabase> {
+  const adminUrl = process.env['TEST_DATABASE_URL'];
+  if (adminUrl === undefined || adminUrl === '') {
+    return {
+      config: { kind: 'sqlite', file: path.join(dataDir, 'test.sqlite') },
+      drop: async () => undefined,
+    };
+  }
+  const name = `mp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    config: { kind: 'postgres', url: url.toString() },
+    drop: () =>
+      withAdminClient(adminUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      ),
+  };
+}
+
+async function withAdminClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
