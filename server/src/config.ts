@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isValidUsername, PASSWORD_MIN_LENGTH } from './modules/users/users.rules.js';
 
 /**
  * The whole runtime configuration, read once from the environment (DECISIONS D12) and frozen.
@@ -187,8 +188,17 @@ function parseAdmin(
   if (password === undefined) {
     throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_USERNAME is set');
   }
-  if (password.length < 8) {
-    throw new ConfigError('ADMIN_PASSWORD', 'must be at least 8 characters long');
+  if (!isValidUsername(username)) {
+    throw new ConfigError(
+      'ADMIN_USERNAME',
+      'must be 3 to 30 letters, digits, dots, hyphens or underscores',
+    );
+  }
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw new ConfigError(
+      'ADMIN_PASSWORD',
+      `must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+    );
   }
   if (email !== undefined && !EMAIL.test(email)) {
     throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${email}"`);

@@ -19,11 +19,11 @@ interface AnnotatedSchema {
 /** Ajv's error object when `verbose` is on: it knows the schema that failed. */
 type VerboseError = FastifySchemaValidationError & { parentSchema?: AnnotatedSchema };
 
-const CONTEXT_NAMES: Record<string, string> = {
-  body: 'Il corpo della richiesta',
-  querystring: 'I parametri della richiesta',
-  params: 'L’indirizzo richiesto',
-  headers: 'Le intestazioni della richiesta',
+const WHOLE_PART_INVALID: Record<string, string> = {
+  body: 'Il corpo della richiesta non è valido.',
+  querystring: 'I parametri della richiesta non sono validi.',
+  params: 'L’indirizzo richiesto non è valido.',
+  headers: 'Le intestazioni della richiesta non sono valide.',
 };
 
 export function validationMessage(errors: readonly VerboseError[], context: string): string {
@@ -42,7 +42,7 @@ export function validationMessage(errors: readonly VerboseError[], context: stri
 
   const fieldName = error.instancePath.split('/').filter(Boolean).pop();
   if (fieldName === undefined) {
-    return `${CONTEXT_NAMES[context] ?? 'La richiesta'} non è valida.`;
+    return WHOLE_PART_INVALID[context] ?? 'Richiesta non valida.';
   }
   const override = pickOverride(error.parentSchema?.errorMessage, error.keyword);
   if (override !== undefined) return override;

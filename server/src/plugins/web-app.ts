@@ -23,12 +23,7 @@ export const webAppPlugin = fp(
         serveDotFiles: false,
         cacheControl: false,
         setHeaders(reply, filePath) {
-          // Vite puts a content hash in every asset name: they never change, cache them for good.
-          const immutable = filePath.startsWith(path.join(options.webDistDir, 'assets') + path.sep);
-          reply.header(
-            'cache-control',
-            immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
-          );
+          reply.header('cache-control', cacheControlFor(filePath, options.webDistDir));
         },
       });
     } else {
@@ -37,9 +32,12 @@ export const webAppPlugin = fp(
 
     app.setNotFoundHandler(async (request, reply) => {
       if (isAppPage(request)) {
-        reply.header('cache-control', 'no-cache');
         if (built) return reply.type('text/html; charset=utf-8').sendFile('index.html');
-        return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+        return reply
+          .status(503)
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(NOT_BUILT_PAGE);
       }
       return reply.status(404).send({ detail: MESSAGES.notFound });
     });
@@ -47,10 +45,24 @@ export const webAppPlugin = fp(
   { name: 'web-app' },
 );
 
+function cacheControlFor(filePath: string, webDistDir: string): string {
+  // Vite puts a content hash in every asset name: they never change, cache them for good.
+  if (filePath.startsWith(path.join(webDistDir, 'assets') + path.sep)) {
+    return 'public, max-age=31536000, immutable';
+  }
+  // index.html names the current assets: always ask the server, so a deploy shows at once.
+  if (filePath === path.join(webDistDir, 'index.html')) return 'no-cache';
+  return 'public, max-age=0, must-revalidate';
+}
+
+/**
+ * A navigation to a client-side route. API, image and asset paths never are: a missing asset
+ * answered with index.html would fail in the browser with a confusing parse error.
+ */
 function isAppPage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?', 1)[0] ?? '/';
-  if (/^\/(api|static)(\/|$)/.test(pathname)) return false;
+  if (/^\/(api|static|assets)(\/|$)/.test(pathname)) return false;
   const accept = request.headers.accept;
   return accept === undefined || accept.includes('text/html') || accept.includes('*/*');
 }

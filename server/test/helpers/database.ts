@@ -31,10 +31,11 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
   url.pathname = `/${name}`;
   return {
     config: { kind: 'postgres', url: url.toString() },
-    drop: () =>
-      withAdminClient(adminUrl, (client) =>
+    drop: async () => {
+      await withAdminClient(adminUrl, (client) =>
         client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-      ),
+      );
+    },
   };
 }
 

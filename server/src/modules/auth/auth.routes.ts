@@ -3,8 +3,7 @@ import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Email, NewPassword, OwnUser, Username } from '../users/users.schemas.js';
-import { PASSWORD_MAX_LENGTH } from './passwords.js';
-import { USER_MESSAGES } from '../users/users.rules.js';
+import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
 
 const Session = Type.Object({
   access_token: Type.String(),

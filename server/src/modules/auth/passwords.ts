@@ -13,10 +13,6 @@ const OPTIONS: HashOptions = {
   parallelism: 1,
 };
 
-/** Longer inputs only cost hashing time; nobody types 256 characters. */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
-
 export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, OPTIONS);
 }

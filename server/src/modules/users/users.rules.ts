@@ -7,6 +7,9 @@ export const USERNAME_MAX_LENGTH = 30;
 /** Letters of any alphabet, digits, dot, underscore and hyphen: no spaces, no look-alike tricks. */
 export const USERNAME_PATTERN = '^[\\p{L}\\p{N}._-]+$';
 export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MIN_LENGTH = 8;
+/** Longer inputs would only cost hashing time; nobody types 256 characters. */
+export const PASSWORD_MAX_LENGTH = 256;
 
 export function isValidUsername(value: string): boolean {
   return (

@@ -1,8 +1,9 @@
 import Type from 'typebox';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
 import { IsoDateTime } from '../../lib/schemas.js';
 import {
   EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   USER_MESSAGES,
   USERNAME_MAX_LENGTH,
   USERNAME_MIN_LENGTH,

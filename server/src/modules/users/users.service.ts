@@ -5,14 +5,9 @@ import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
-import {
-  generatePassword,
-  hashPassword,
-  PASSWORD_MIN_LENGTH,
-  verifyPassword,
-} from '../auth/passwords.js';
+import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
-import { USER_MESSAGES } from './users.rules.js';
+import { PASSWORD_MIN_LENGTH, USER_MESSAGES } from './users.rules.js';
 
 export interface NewAccount {
   username: string;

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { GeneratedAdministrator } from '../src/modules/users/users.service.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { login } from './helpers/factories.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('first administrator (D12)', () => {
+  it('generates one when none is configured or present, and announces it once', async () => {
+    const announced: GeneratedAdministrator[] = [];
+    t = await buildTestApp(
+      { admin: undefined },
+      { onGeneratedAdministrator: (admin) => announced.push(admin) },
+    );
+    expect(announced).toHaveLength(1);
+    const [admin] = announced;
+    expect(admin?.username).toBe('admin');
+    expect(admin?.password.length).toBeGreaterThanOrEqual(16);
+
+    const session = await login(t.app, admin!.username, admin!.password);
+    expect(session.statusCode).toBe(200);
+    expect(session.json().user.is_superuser).toBe(true);
+
+    // A second start on the same database finds the administrator and says nothing.
+    const again = await buildApp(t.config, {
+      logStream: { write: () => undefined },
+      onGeneratedAdministrator: (generated) => announced.push(generated),
+    });
+    await again.close();
+    expect(announced).toHaveLength(1);
+  });
+
+  it('creates the configured administrator once and never overwrites its password', async () => {
+    t = await buildTestApp({
+      admin: { username: 'capo', password: 'prima-password', email: 'capo@example.it' },
+    });
+    expect((await login(t.app, 'capo', 'prima-password')).statusCode).toBe(200);
+
+    const again = await buildApp(
+      {
+        ...t.config,
+        admin: { username: 'capo', password: 'altra-password', email: 'capo@example.it' },
+      },
+      { logStream: { write: () => undefined } },
+    );
+    await again.close();
+    expect((await login(t.app, 'capo', 'prima-password')).statusCode).toBe(200);
+    expect((await login(t.app, 'capo', 'altra-password')).statusCode).toBe(401);
+  });
+
+  it('keeps the generated JWT secret across restarts, so sessions survive', async () => {
+    t = await buildTestApp({ jwtSecret: undefined });
+    const session = (await login(t.app, 'admin', 'admin-password')).json();
+    const again = await buildApp(t.config, { logStream: { write: () => undefined } });
+    try {
+      const me = await again.inject({
+        method: 'GET',
+        url: '/api/users/me',
+        headers: { authorization: `Bearer ${String(session.access_token)}` },
+      });
+      expect(me.statusCode).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const cwd = '/srv/muri';
+
+describe('loadConfig', () => {
+  it('uses the defaults of D12 for an empty environment', () => {
+    const config = loadConfig({}, cwd);
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.join(cwd, 'data'),
+      database: { kind: 'sqlite', file: path.join(cwd, 'data', 'muri-parlanti.sqlite') },
+      jwtSecret: undefined,
+      smtpUrl: undefined,
+      admin: undefined,
+      demoContent: true,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable of D12', () => {
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/var/lib/muri',
+        DATABASE_URL: 'postgres://muri@db:5432/muri',
+        JWT_SECRET: 's'.repeat(40),
+        SMTP_URL: 'smtp://user:pass@mail.example.it:587',
+        MAIL_FROM: 'Muri Parlanti <noreply@example.it>',
+        ADMIN_USERNAME: 'capo',
+        ADMIN_PASSWORD: 'una-password-lunga',
+        ADMIN_EMAIL: 'capo@example.it',
+        DEMO_CONTENT: '0',
+      },
+      cwd,
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/muri',
+      database: { kind: 'postgres', url: 'postgres://muri@db:5432/muri' },
+      jwtSecret: 's'.repeat(40),
+      smtpUrl: 'smtp://user:pass@mail.example.it:587',
+      mailFrom: 'Muri Parlanti <noreply@example.it>',
+      admin: { username: 'capo', password: 'una-password-lunga', email: 'capo@example.it' },
+      demoContent: false,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ', DEMO_CONTENT: '' }, cwd)).toMatchObject({
+      port: 3000,
+      database: { kind: 'sqlite' },
+      demoContent: true,
+    });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/muri' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://localhost' }],
+    ['JWT_SECRET', { JWT_SECRET: 'corto' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.it' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.it' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Muri Parlanti' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'capo' }],
+    ['ADMIN_USERNAME', { ADMIN_PASSWORD: 'una-password-lunga' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'capo', ADMIN_PASSWORD: 'corta' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'capo supremo', ADMIN_PASSWORD: 'una-password-lunga' }],
+    [
+      'ADMIN_EMAIL',
+      { ADMIN_USERNAME: 'capo', ADMIN_PASSWORD: 'una-password-lunga', ADMIN_EMAIL: 'capo' },
+    ],
+    ['ADMIN_EMAIL', { ADMIN_EMAIL: 'capo@example.it' }],
+    ['DEMO_CONTENT', { DEMO_CONTENT: 'forse' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ])('names %s when its value is wrong', (variable, env) => {
+    let caught: unknown;
+    try {
+      loadConfig(env, cwd);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(variable);
+    expect((caught as ConfigError).message).toMatch(new RegExp(`^${variable}: `));
+    expect((caught as ConfigError).message).not.toContain('\n');
+  });
+});

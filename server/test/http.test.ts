@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({}, {});
+  // A route that fails the way a bug would, to see what a client and the log get.
+  t.app.get('/api/test/explode', () => {
+    throw new Error('SELECT password_hash FROM users -- secret detail');
+  });
+});
+afterAll(() => t.close());
+
+describe('error contract (D2)', () => {
+  it('answers an unexpected error with a generic 500, logged with its stack and request id', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/test/explode' });
+    expect(response.statusCode).toBe(500);
+    const requestId = response.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.json()).toEqual({
+      detail: `Si è verificato un errore interno. Riprova più tardi. (Codice richiesta: ${String(requestId)})`,
+    });
+    expect(response.body).not.toContain('password_hash');
+    expect(response.body).not.toContain('at ');
+
+    const logged = t.logs.find((line) => line['reqId'] === requestId && line['level'] === 50);
+    expect(logged).toBeDefined();
+    expect(JSON.stringify(logged)).toContain('secret detail');
+    expect((logged?.['err'] as { stack?: string }).stack).toContain('http.test.ts');
+  });
+
+  it('answers an unknown API path with a JSON 404, never the web app', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nulla'],
+      ['GET', '/api'],
+      ['POST', '/api/users/me'],
+      ['DELETE', '/api/auth/login'],
+    ] as const) {
+      const response = await t.app.inject({ method, url, headers: { accept: 'text/html' } });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ detail: 'Risorsa non trovata.' });
+    }
+  });
+
+  it('accepts API paths with or without a trailing slash', async () => {
+    for (const url of ['/api/users/me', '/api/users/me/']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(401);
+    }
+  });
+
+  it('refuses an oversized JSON body with 413 in Italian', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'x', password: 'y'.repeat(300 * 1024) },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ detail: 'La richiesta è troppo grande.' });
+  });
+
+  it('refuses an empty JSON body and a JSON body of the wrong shape with 400', async () => {
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ detail: 'Il corpo della richiesta non è un JSON valido.' });
+
+    const array = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: [1, 2] });
+    expect(array.statusCode).toBe(400);
+    expect(array.json()).toEqual({ detail: 'Il corpo della richiesta non è valido.' });
+  });
+
+  it('does not let a prototype-pollution body reach anything', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":"a","password":"b","__proto__":{"is_superuser":true}}',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(({} as Record<string, unknown>)['is_superuser']).toBeUndefined();
+  });
+
+  it('never takes a request id from the client', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { 'request-id': 'forged', 'x-request-id': 'forged' },
+    });
+    expect(response.headers['x-request-id']).not.toBe('forged');
+  });
+
+  it('logs requests without client addresses or credentials', async () => {
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer segreto', 'x-forwarded-for': '203.0.113.9' },
+      remoteAddress: '198.51.100.7',
+    });
+    const text = JSON.stringify(t.logs);
+    expect(text).not.toContain('198.51.100.7');
+    expect(text).not.toContain('203.0.113.9');
+    expect(text).not.toContain('segreto');
+  });
+});

@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { isUniqueViolation } from '../src/db/errors.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createUser } from './helpers/factories.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const db = () => t.app.ctx.database.db;
+const now = () => new Date().toISOString();
+
+async function insertImage(userId: number, filename: string) {
+  return db()
+    .insertInto('images')
+    .values({
+      filename,
+      id_utente: userId,
+      id_categoria: 1,
+      status: 'approved',
+      mime_type: 'image/webp',
+      size_bytes: 1000,
+      width: 10,
+      height: 10,
+      created_at: now(),
+      published_at: now(),
+    })
+    .returning('id_image')
+    .executeTakeFirstOrThrow();
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the write to fail');
+}
+
+describe('schema', () => {
+  it('seeds category 1 "Non categorizzata" and keeps the id sequence in step', async () => {
+    const first = await db().selectFrom('categories').selectAll().execute();
+    expect(first).toEqual([
+      expect.objectContaining({ id_categoria: 1, nome: 'Non categorizzata', image_count: 0 }),
+    ]);
+    const next = await db()
+      .insertInto('categories')
+      .values({ nome: 'messaggi_amore', nome_key: 'messaggi_amore', created_at: now() })
+      .returning('id_categoria')
+      .executeTakeFirstOrThrow();
+    expect(next.id_categoria).toBe(2);
+  });
+
+  it('creates every table and index the API needs', async () => {
+    const tables = [
+      'users',
+      'categories',
+      'tags',
+      'images',
+      'image_tags',
+      'interactions',
+      'follows',
+      'settings',
+      'jobs',
+      'duplicate_dismissals',
+    ] as const;
+    for (const table of tables) {
+      await expect(db().selectFrom(table).selectAll().limit(1).execute()).resolves.toBeDefined();
+    }
+    const indexQuery =
+      t.app.ctx.database.dialect === 'sqlite'
+        ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`
+        : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`;
+    const names = (await indexQuery.execute(db())).rows.map((row) => row.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'users_username_key_unique',
+        'users_email_key_unique',
+        'images_filename_unique',
+        'images_public_newest',
+        'images_public_by_category',
+        'images_public_by_user',
+        'images_by_user_all',
+        'images_by_status',
+        'image_tags_by_tag',
+        'interactions_toggle_unique',
+        'interactions_by_user',
+        'interactions_views_by_viewer',
+        'interactions_by_time',
+        'follows_by_followed',
+        'jobs_due',
+      ]),
+    );
+  });
+
+  it('keeps toggles unique per user, image and type, but lets views repeat', async () => {
+    const user = await createUser(t.app);
+    const { id_image } = await insertImage(user.id, 'toggle.webp');
+    const like = { id_image, id_utente: user.id, id_tipo_interazione: 1, created_at: now() };
+    await db().insertInto('interactions').values(like).execute();
+    expect(isUniqueViolation(await failure(db().insertInto('interactions').values(like).execute()))).toBe(
+      true,
+    );
+    const view = { ...like, id_tipo_interazione: 7, viewer_key: `u:${user.id}` };
+    await db().insertInto('interactions').values([view, view]).execute();
+    // Downloads are recorded every time (D5).
+    const download = { ...like, id_tipo_interazione: 3 };
+    await db().insertInto('interactions').values([download, download]).execute();
+  });
+
+  it('enforces foreign keys, checks and cascades', async () => {
+    const user = await createUser(t.app);
+    await expect(insertImage(999_999, 'orphan.webp')).rejects.toThrow();
+    await expect(
+      db()
+        .insertInto('follows')
+        .values({ follower_id: user.id, followed_id: user.id, created_at: now() })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db()
+        .insertInto('interactions')
+        .values({ id_image: 1, id_utente: user.id, id_tipo_interazione: 8, created_at: now() })
+        .execute(),
+    ).rejects.toThrow();
+
+    const { id_image } = await insertImage(user.id, 'cascade.webp');
+    await db()
+      .insertInto('interactions')
+      .values({ id_image, id_utente: user.id, id_tipo_interazione: 2, created_at: now() })
+      .execute();
+    await db().deleteFrom('users').where('id_utente', '=', user.id).execute();
+    const left = await db()
+      .selectFrom('interactions')
+      .select('id_interazione')
+      .where('id_image', '=', id_image)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('starts again on an existing database without migrating twice or losing data', async () => {
+    const user = await createUser(t.app);
+    const again = await buildApp(t.config, { logStream: { write: () => undefined } });
+    try {
+      const found = await again.ctx.users.getById(user.id);
+      expect(found?.username).toBe(user.username);
+      const categories = await again.ctx.database.db
+        .selectFrom('categories')
+        .select('nome')
+        .where('nome', '=', 'Non categorizzata')
+        .execute();
+      expect(categories).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  });
+});

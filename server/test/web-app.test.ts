@@ -1,0 +1,71 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let webDistDir: string;
+const INDEX = '<!doctype html><html lang="it"><title>Muri Parlanti</title><div id="root"></div>';
+
+beforeAll(async () => {
+  // A stand-in for the built web app, so these tests do not depend on `npm run build`.
+  webDistDir = await fs.mkdtemp(path.join(os.tmpdir(), 'muri-web-'));
+  await fs.mkdir(path.join(webDistDir, 'assets'));
+  await fs.writeFile(path.join(webDistDir, 'index.html'), INDEX);
+  await fs.writeFile(path.join(webDistDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await fs.writeFile(path.join(webDistDir, 'favicon.svg'), '<svg/>');
+  t = await buildTestApp({ webDistDir });
+});
+afterAll(async () => {
+  await t.close();
+  await fs.rm(webDistDir, { recursive: true, force: true });
+});
+
+describe('single origin (D1)', () => {
+  it.each(['/', '/image/42', '/user/me?tab=liked', '/admin/dashboard', '/una/pagina/ignota'])(
+    'serves index.html for the client-side route %s',
+    async (url) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toBe(INDEX);
+    },
+  );
+
+  it('serves built assets with long-lived caching', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('keeps unknown files, image paths and non-GET requests out of the web app', async () => {
+    for (const [method, url, accept] of [
+      ['GET', '/assets/missing.js', '*/*'],
+      ['GET', '/static/images/nothing.webp', 'text/html'],
+      ['GET', '/favicon.ico', 'image/avif,image/webp'],
+      ['POST', '/image/42', 'text/html'],
+    ] as const) {
+      const response = await t.app.inject({ method, url, headers: { accept } });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({ detail: 'Risorsa non trovata.' });
+    }
+  });
+
+  it('never serves a file outside the web app through dot segments', async () => {
+    for (const url of ['/static/images/../../etc/passwd', '/assets/..%2f..%2fetc%2fpasswd']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
+      expect(response.body, url).not.toContain('root:');
+    }
+  });
+});
