@@ -79,9 +79,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 }
 
 /** Fills defaults and freezes; used by loadConfig and by tests that need variations. */
-export function makeConfig(
-  overrides: Partial<AppConfig> & Pick<AppConfig, 'dataDir'>,
-): AppConfig {
+export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'dataDir'>): AppConfig {
   const config: AppConfig = {
     port: 3000,
     host: '0.0.0.0',

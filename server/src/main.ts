@@ -48,6 +48,8 @@ function printAdministrator({ username, password }: GeneratedAdministrator): voi
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

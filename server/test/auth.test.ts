@@ -91,11 +91,7 @@ describe('POST /api/auth/register', () => {
       { username: 'mario rossi' },
       'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
     ],
-    [
-      'a one-letter username',
-      { username: 'm' },
-      'Lo username deve contenere almeno 3 caratteri.',
-    ],
+    ['a one-letter username', { username: 'm' }, 'Lo username deve contenere almeno 3 caratteri.'],
     [
       'a huge username',
       { username: 'x'.repeat(10_000) },
@@ -106,7 +102,11 @@ describe('POST /api/auth/register', () => {
       { password: 'x'.repeat(10_000) },
       'La password può contenere al massimo 256 caratteri.',
     ],
-    ['a username of the wrong type', { username: { $ne: null } }, 'Il campo "Username" non è valido.'],
+    [
+      'a username of the wrong type',
+      { username: { $ne: null } },
+      'Il campo "Username" non è valido.',
+    ],
   ])('refuses %s with a clear Italian message and creates nothing', async (_, change, detail) => {
     const before = await countUsers();
     const response = await register({
@@ -266,7 +266,10 @@ describe('tokens', () => {
         ),
       ],
       ['unknown user', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub: '999999', exp })],
-      ['non-numeric sub', sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub: 'admin', exp })],
+      [
+        'non-numeric sub',
+        sign({ key: TEST_JWT_SECRET, algorithm: 'HS256' }, { sub: 'admin', exp }),
+      ],
     ];
     for (const [name, token] of forged) {
       const response = await me(token);

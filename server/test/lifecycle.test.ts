@@ -33,7 +33,11 @@ describe('graceful shutdown in the app', () => {
         socket.write('GET /api/users/me HTTP/1.1\r\nHost: localhost\r\n\r\n');
       }
     });
-    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const ended = new Promise<void>((resolve) =>
+      socket.on('close', () => {
+        resolve();
+      }),
+    );
     socket.write('GET /api/test/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = t.close();
@@ -66,7 +70,11 @@ function collect(child: ChildProcessWithoutNullStreams) {
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return { output, exited };
 }
 

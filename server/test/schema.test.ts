@@ -75,7 +75,9 @@ describe('schema', () => {
     const indexQuery =
       t.app.ctx.database.dialect === 'sqlite'
         ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`
-        : sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`;
+        : sql<{
+            name: string;
+          }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`;
     const names = (await indexQuery.execute(db())).rows.map((row) => row.name);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -103,9 +105,9 @@ describe('schema', () => {
     const { id_image } = await insertImage(user.id, 'toggle.webp');
     const like = { id_image, id_utente: user.id, id_tipo_interazione: 1, created_at: now() };
     await db().insertInto('interactions').values(like).execute();
-    expect(isUniqueViolation(await failure(db().insertInto('interactions').values(like).execute()))).toBe(
-      true,
-    );
+    expect(
+      isUniqueViolation(await failure(db().insertInto('interactions').values(like).execute())),
+    ).toBe(true);
     const view = { ...like, id_tipo_interazione: 7, viewer_key: `u:${user.id}` };
     await db().insertInto('interactions').values([view, view]).execute();
     // Downloads are recorded every time (D5).

@@ -19,7 +19,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const db =
     config.kind === 'sqlite'
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.file) }) })
-      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }) });
+      : new Kysely<Database>({
+          dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }),
+        });
   return { db, dialect: config.kind, close: () => db.destroy() };
 }
 
@@ -38,30 +40,29 @@ function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
-const PG_INT8 = 20;
-const PG_NUMERIC = 1700;
-const PG_TIMESTAMP = 1114;
-const PG_TIMESTAMPTZ = 1184;
+type Parser = (value: string) => unknown;
+type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
+const { INT8, NUMERIC, TIMESTAMP, TIMESTAMPTZ } = pg.types.builtins;
 
 /**
  * Type parsers for this pool only (not pg's global ones): counts come back as numbers and
  * timestamps as ISO strings, exactly as on SQLite, so repositories need no per-engine code.
  */
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    switch (oid) {
-      case PG_INT8:
-      case PG_NUMERIC:
-        return (value: string) => Number(value);
-      case PG_TIMESTAMPTZ:
-        return (value: string) => new Date(value).toISOString();
-      case PG_TIMESTAMP:
-        return (value: string) => new Date(`${value}Z`).toISOString();
-      default:
-        return pg.types.getTypeParser(oid, format);
-    }
-  },
-} as pg.CustomTypesConfig;
+function parserFor(oid: TypeId, format?: 'text' | 'binary'): Parser {
+  switch (oid) {
+    case INT8:
+    case NUMERIC:
+      return (value) => Number(value);
+    case TIMESTAMPTZ:
+      return (value) => new Date(value).toISOString();
+    case TIMESTAMP:
+      return (value) => new Date(`${value}Z`).toISOString();
+    default:
+      return pg.types.getTypeParser(oid, format) as Parser;
+  }
+}
+
+const pgTypes: pg.CustomTypesConfig = { getTypeParser: parserFor };
 
 function openPostgresPool(url: string): pg.Pool {
   const pool = new pg.Pool({

@@ -29,7 +29,7 @@ const WHOLE_PART_INVALID: Record<string, string> = {
 export function validationMessage(errors: readonly VerboseError[], context: string): string {
   const error = errors[0];
   if (error === undefined) return 'Richiesta non valida.';
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
 
   if (error.keyword === 'required') {
     const missing = String(params['missingProperty']);

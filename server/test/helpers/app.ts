@@ -6,7 +6,11 @@ import { makeConfig, type AppConfig } from '../../src/config.js';
 import { createTestDatabase } from './database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
-export const TEST_ADMIN = { username: 'admin', password: 'admin-password', email: 'admin@example.it' };
+export const TEST_ADMIN = {
+  username: 'admin',
+  password: 'admin-password',
+  email: 'admin@example.it',
+};
 
 export interface TestApp {
   app: App;

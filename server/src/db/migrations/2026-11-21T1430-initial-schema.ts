@@ -17,9 +17,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1).check(sql`is_active IN (0, 1)`))
+    .addColumn('is_active', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`is_active IN (0, 1)`),
+    )
     .addColumn('is_superuser', 'integer', (c) =>
-      c.notNull().defaultTo(0).check(sql`is_superuser IN (0, 1)`),
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`is_superuser IN (0, 1)`),
     )
     .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('age_confirmed_at', timestamp)
@@ -79,7 +87,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', timestamp, (c) => c.notNull().defaultTo(now))
     .execute();
   // Names are unique case-insensitively (D6); also the lookup when an admin assigns tags by name.
-  await db.schema.createIndex('tags_nome_key_unique').on('tags').column('nome_key').unique().execute();
+  await db.schema
+    .createIndex('tags_nome_key_unique')
+    .on('tags')
+    .column('nome_key')
+    .unique()
+    .execute();
   // The admin dashboard's top 20 tags by approved image count.
   await db.schema
     .createIndex('tags_by_count')
@@ -101,7 +114,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       c.notNull().defaultTo(1).references('categories.id_categoria'),
     )
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('pending').check(sql`status IN ('pending', 'approved', 'rejected')`),
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status IN ('pending', 'approved', 'rejected')`),
     )
     .addColumn('rejection_reason', 'text')
     .addColumn('reviewed_at', timestamp)
@@ -176,7 +192,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id_image', 'integer', (c) =>
       c.notNull().references('images.id_image').onDelete('cascade'),
     )
-    .addColumn('id_tag', 'integer', (c) => c.notNull().references('tags.id_tag').onDelete('cascade'))
+    .addColumn('id_tag', 'integer', (c) =>
+      c.notNull().references('tags.id_tag').onDelete('cascade'),
+    )
     .addPrimaryKeyConstraint('image_tags_pk', ['id_image', 'id_tag'])
     .execute();
   // Tag pages go from a tag to its images (the primary key serves image -> tags).
@@ -261,7 +279,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('queued').check(sql`status IN ('queued', 'running', 'done', 'failed')`),
+      c
+        .notNull()
+        .defaultTo('queued')
+        .check(sql`status IN ('queued', 'running', 'done', 'failed')`),
     )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('max_attempts', 'integer', (c) => c.notNull())

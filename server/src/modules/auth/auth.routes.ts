@@ -42,10 +42,7 @@ const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
-  app,
-  { ctx },
-) => {
+export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
     '/auth/register',
     {

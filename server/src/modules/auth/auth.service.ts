@@ -27,7 +27,7 @@ export function createAuthService(users: UsersService, tokens: TokenService) {
   }
 
   async function register(input: Registration) {
-    if (input.age_confirmed !== true) throw badRequest(USER_MESSAGES.ageRequired);
+    if (!input.age_confirmed) throw badRequest(USER_MESSAGES.ageRequired);
     const user = await users.create({ ...input, ageConfirmed: true });
     return session(user);
   }

@@ -5,10 +5,7 @@ import { currentUser } from '../../plugins/auth.js';
 import { toOwnUser } from './users.presenters.js';
 import { OwnUser, UpdateMeBody, UpdateMeResponse } from './users.schemas.js';
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
-  app,
-  { ctx },
-) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/users/me',
     {

@@ -24,8 +24,7 @@ export const USER_MESSAGES = {
   invalidCredentials: 'Username o password non validi',
   inactive: 'Account disattivato',
   passwordTooShort: 'La password deve essere di almeno 8 caratteri',
-  currentPasswordRequired:
-    'Per cambiare email o password inserisci la password attuale.',
+  currentPasswordRequired: 'Per cambiare email o password inserisci la password attuale.',
   currentPasswordWrong: 'La password attuale non è corretta.',
   ageRequired: 'Devi dichiarare di avere almeno 16 anni per registrarti.',
 } as const;

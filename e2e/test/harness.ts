@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOT_DIR = path.join(repoRoot, 'e2e', 'test-results');
+
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The built server (`npm run build` first), as `npm start` runs it, on a free port with a
+ * fresh data folder. PostgreSQL is used when TEST_DATABASE_URL is set, like the server suite.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const entry = path.join(repoRoot, 'server', 'dist', 'main.js');
+  if (!fs.existsSync(entry) || !fs.existsSync(path.join(repoRoot, 'web', 'dist', 'index.html'))) {
+    throw new Error('The app is not built: run "npm run build" before the end-to-end tests');
+  }
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'muri-e2e-'));
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO_CONTENT: '0',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'admin-password',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await listeningUrl(child);
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`server did not start:\n${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${String(code)}:\n${output}`));
+    });
+  });
+}
+
+/** Debian's Chromium, headless, with nothing that reaches for the network on its own. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Saves a screenshot under e2e/test-results for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
