@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestDatabase } from '../../server/test/helpers/database.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOT_DIR = path.join(repoRoot, 'e2e', 'test-results');
@@ -29,6 +30,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     throw new Error('The app is not built: run "npm run build" before the end-to-end tests');
   }
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'muri-e2e-'));
+  const database = await createTestDatabase(dataDir);
   const child = spawn(process.execPath, [entry], {
     env: {
       PATH: process.env['PATH'] ?? '',
@@ -39,6 +41,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'admin-password',
       LOG_LEVEL: 'info',
+      ...(database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,6 +53,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+      await database.drop();
       await fsp.rm(dataDir, { recursive: true, force: true });
     },
   };
