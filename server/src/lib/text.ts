@@ -6,8 +6,3 @@
 export function foldKey(value: string): string {
   return value.normalize('NFC').toLocaleLowerCase('it-IT');
 }
-
-/** Trims and normalises a name typed by a person, so equal-looking names are equal bytes. */
-export function cleanName(value: string): string {
-  return value.normalize('NFC').trim().replace(/\s+/gu, ' ');
-}
