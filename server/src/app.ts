@@ -3,13 +3,26 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase } from './db/database.js';
+import fastifyStatic from '@fastify/static';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { loadJwtSecret } from './lib/secrets.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { createFollowsService } from './modules/follows/follows.service.js';
+import { createFileUrlSigner } from './modules/images/file-urls.js';
+import { filesRoutes } from './modules/images/files.routes.js';
+import { imagesRoutes } from './modules/images/images.routes.js';
+import { createImagesService } from './modules/images/images.service.js';
+import { imagesRoot } from './modules/images/images.storage.js';
+import { createInteractionsService } from './modules/interactions/interactions.service.js';
+import { createViewerKeys } from './modules/interactions/viewer-key.js';
+import { taxonomyRoutes } from './modules/taxonomy/taxonomy.routes.js';
+import { createTaxonomyService } from './modules/taxonomy/taxonomy.service.js';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
+import { createUploadsService } from './modules/uploads/uploads.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService, type GeneratedAdministrator } from './modules/users/users.service.js';
 import { authPlugin } from './plugins/auth.js';
@@ -27,6 +40,35 @@ export interface BuildOptions {
 
 export type App = FastifyInstance & { readonly ctx: AppContext };
 
+/** Wires the services together; each gets only what it needs. */
+function createContext(
+  config: AppConfig,
+  database: DatabaseHandle,
+  clock: Clock,
+  secret: string,
+): AppContext {
+  const { db } = database;
+  const tokens = createTokenService(secret);
+  const fileUrls = createFileUrlSigner(secret);
+  const users = createUsersService(db, clock);
+  const taxonomy = createTaxonomyService(db, clock);
+  const images = createImagesService(db, clock, fileUrls);
+  return Object.freeze({
+    config,
+    database,
+    clock,
+    tokens,
+    fileUrls,
+    users,
+    auth: createAuthService(users, tokens),
+    taxonomy,
+    images,
+    interactions: createInteractionsService(db, clock, images, createViewerKeys(secret)),
+    follows: createFollowsService(db, clock, users),
+    uploads: createUploadsService(db, clock, config.dataDir, taxonomy),
+  });
+}
+
 /** JSON request bodies stay small; uploads get their own multipart limits. */
 const JSON_BODY_LIMIT = 256 * 1024;
 
@@ -40,12 +82,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let ctx: AppContext;
   try {
     await migrateToLatest(database.db);
-    const tokens = createTokenService(await loadJwtSecret(config.jwtSecret, config.dataDir));
-    const users = createUsersService(database.db, clock);
-    const auth = createAuthService(users, tokens);
-    ctx = Object.freeze({ config, database, clock, tokens, users, auth });
+    const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
+    ctx = createContext(config, database, clock, secret);
 
-    const generated = await users.ensureAdministrator(config.admin);
+    const generated = await ctx.users.ensureAdministrator(config.admin);
     if (generated !== undefined) options.onGeneratedAdministrator?.(generated);
   } catch (error) {
     await database.close();
@@ -87,13 +127,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(lifecyclePlugin);
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
+  // Decorates reply.sendFile for the image files; serves nothing by itself.
+  await app.register(fastifyStatic, { root: imagesRoot(config.dataDir), serve: false });
   await app.register(
     async (api) => {
-      await api.register(authRoutes, { ctx });
-      await api.register(usersRoutes, { ctx });
+      for (const routes of [authRoutes, usersRoutes, taxonomyRoutes, imagesRoutes, uploadsRoutes]) {
+        await api.register(routes, { ctx });
+      }
     },
     { prefix: '/api' },
   );
+  await app.register(filesRoutes, { ctx });
   await app.register(webAppPlugin, { webDistDir: config.webDistDir });
 
   return app as unknown as App;

@@ -3,6 +3,12 @@ import type { DatabaseHandle } from './db/database.js';
 import type { Clock } from './lib/clock.js';
 import type { AuthService } from './modules/auth/auth.service.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { FollowsService } from './modules/follows/follows.service.js';
+import type { FileUrlSigner } from './modules/images/file-urls.js';
+import type { ImagesService } from './modules/images/images.service.js';
+import type { InteractionsService } from './modules/interactions/interactions.service.js';
+import type { TaxonomyService } from './modules/taxonomy/taxonomy.service.js';
+import type { UploadsService } from './modules/uploads/uploads.service.js';
 import type { UsersService } from './modules/users/users.service.js';
 
 /**
@@ -14,6 +20,12 @@ export interface AppContext {
   readonly database: DatabaseHandle;
   readonly clock: Clock;
   readonly tokens: TokenService;
+  readonly fileUrls: FileUrlSigner;
   readonly users: UsersService;
   readonly auth: AuthService;
+  readonly taxonomy: TaxonomyService;
+  readonly images: ImagesService;
+  readonly interactions: InteractionsService;
+  readonly follows: FollowsService;
+  readonly uploads: UploadsService;
 }

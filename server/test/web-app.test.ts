@@ -50,15 +50,16 @@ describe('single origin (D1)', () => {
   });
 
   it('keeps unknown files, image paths and non-GET requests out of the web app', async () => {
-    for (const [method, url, accept] of [
-      ['GET', '/assets/missing.js', '*/*'],
-      ['GET', '/static/images/nothing.webp', 'text/html'],
-      ['GET', '/favicon.ico', 'image/avif,image/webp'],
-      ['POST', '/image/42', 'text/html'],
+    for (const [method, url, accept, detail] of [
+      ['GET', '/assets/missing.js', '*/*', 'Risorsa non trovata.'],
+      ['GET', '/static/images/nothing.webp', 'text/html', 'Immagine non trovata'],
+      ['GET', '/static/other/file.txt', 'text/html', 'Risorsa non trovata.'],
+      ['GET', '/favicon.ico', 'image/avif,image/webp', 'Risorsa non trovata.'],
+      ['POST', '/image/42', 'text/html', 'Risorsa non trovata.'],
     ] as const) {
       const response = await t.app.inject({ method, url, headers: { accept } });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
-      expect(response.json()).toEqual({ detail: 'Risorsa non trovata.' });
+      expect(response.json()).toEqual({ detail });
     }
   });
 

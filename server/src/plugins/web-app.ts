@@ -22,6 +22,8 @@ export const webAppPlugin = fp(
         index: false,
         serveDotFiles: false,
         cacheControl: false,
+        // reply.sendFile is decorated by the image files' registration; roots are passed per call.
+        decorateReply: false,
         setHeaders(reply, filePath) {
           reply.header('cache-control', cacheControlFor(filePath, options.webDistDir));
         },
@@ -32,7 +34,13 @@ export const webAppPlugin = fp(
 
     app.setNotFoundHandler(async (request, reply) => {
       if (isAppPage(request)) {
-        if (built) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+        if (built) {
+          // index.html names the current assets: always revalidate, so a deploy shows at once.
+          return reply
+            .header('cache-control', 'no-cache')
+            .type('text/html; charset=utf-8')
+            .sendFile('index.html', options.webDistDir, { cacheControl: false });
+        }
         return reply
           .status(503)
           .header('cache-control', 'no-cache')

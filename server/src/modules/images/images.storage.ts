@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /*
@@ -28,3 +30,55 @@ export function imageFilePath(dataDir: string, filename: string, variant: ImageV
 }
 
 export const IMAGE_VARIANTS: readonly ImageVariant[] = ['original', 'display', 'thumb'];
+
+/** A fresh random name: 128 bits, so names can be neither guessed nor enumerated. */
+export function newStoredFilename(): string {
+  return `${randomBytes(16).toString('base64url')}.webp`;
+}
+
+/**
+ * Writes the three files of an image so that a crash never leaves a half-written file under a
+ * final name: each is written to a temporary name in the same folder, flushed, then renamed
+ * (atomic on one file system). Temporary leftovers carry a `.tmp` suffix for the sweeper.
+ */
+export async function writeImageFiles(
+  dataDir: string,
+  filename: string,
+  files: Record<ImageVariant, Buffer>,
+): Promise<void> {
+  const written: string[] = [];
+  try {
+    for (const variant of IMAGE_VARIANTS) {
+      const target = imageFilePath(dataDir, filename, variant);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        const handle = await fs.open(temporary, 'wx', 0o644);
+        try {
+          await handle.writeFile(files[variant]);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.rename(temporary, target);
+      } catch (error) {
+        await fs.rm(temporary, { force: true });
+        throw error;
+      }
+      written.push(target);
+    }
+  } catch (error) {
+    await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    throw error;
+  }
+}
+
+/** Removes every file of an image; missing files are fine (already gone). */
+export async function deleteImageFiles(dataDir: string, filename: string): Promise<void> {
+  if (!STORED_FILENAME.test(filename)) return;
+  await Promise.all(
+    IMAGE_VARIANTS.map((variant) =>
+      fs.rm(imageFilePath(dataDir, filename, variant), { force: true }),
+    ),
+  );
+}

@@ -48,3 +48,20 @@ export async function hasActiveSuperuser(db: Executor): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** SPEC §2 profile figures: approved images and the likes they received (stored counters). */
+export async function profileStats(
+  db: Executor,
+  userId: number,
+): Promise<{ total_images: number; total_likes: number }> {
+  const row = await db
+    .selectFrom('images')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total_images'),
+      eb.fn.coalesce(eb.fn.sum<number>('likes_count'), eb.lit(0)).as('total_likes'),
+    ])
+    .where('id_utente', '=', userId)
+    .where('status', '=', 'approved')
+    .executeTakeFirstOrThrow();
+  return { total_images: Number(row.total_images), total_likes: Number(row.total_likes) };
+}

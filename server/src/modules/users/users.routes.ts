@@ -4,6 +4,32 @@ import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { toOwnUser } from './users.presenters.js';
 import { OwnUser, UpdateMeBody, UpdateMeResponse } from './users.schemas.js';
+import Type from 'typebox';
+import { IsoDateTime } from '../../lib/schemas.js';
+import type { FastifyRequest } from 'fastify';
+
+/** A user id, or 'me' for the logged-in user (the client's /user/me route). */
+const UserRefParams = Type.Object({
+  id: Type.String({ title: 'id', pattern: '^(me|[1-9][0-9]{0,9})$' }),
+});
+
+const FollowState = Type.Object({ is_following: Type.Boolean(), followers_count: Type.Integer() });
+
+/** SPEC §3 public profile: no e-mail, ever. */
+const PublicProfile = Type.Object({
+  user: Type.Object({
+    id_utente: Type.Integer(),
+    username: Type.String(),
+    created_at: IsoDateTime,
+    followers_count: Type.Integer(),
+    stats: Type.Object({ total_images: Type.Integer(), total_likes: Type.Integer() }),
+  }),
+  is_following: Type.Boolean(),
+});
+
+function resolveUserRef(request: FastifyRequest, ref: string): number {
+  return ref === 'me' ? currentUser(request).id_utente : Number(ref);
+}
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -42,5 +68,82 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         ? { ...toOwnUser(user), access_token: ctx.auth.issueToken(user) }
         : toOwnUser(user);
     },
+  );
+
+  app.get(
+    '/users/:id/profile',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['users'],
+        summary: 'A public profile with followers and figures (no e-mail)',
+        params: UserRefParams,
+        response: { 200: PublicProfile, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const user = await ctx.users.getPublic(resolveUserRef(request, request.params.id));
+      const [stats, follow] = await Promise.all([
+        ctx.users.profileStats(user.id_utente),
+        ctx.follows.state(request.user?.id_utente ?? null, user.id_utente),
+      ]);
+      return {
+        user: {
+          id_utente: user.id_utente,
+          username: user.username,
+          created_at: user.created_at,
+          followers_count: follow.followers_count,
+          stats,
+        },
+        is_following: follow.is_following,
+      };
+    },
+  );
+
+  app.get(
+    '/users/:id/is-following',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['follows'],
+        summary: 'Whether the logged-in user follows this user, and the follower count',
+        params: UserRefParams,
+        response: { 200: FollowState, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const user = await ctx.users.getPublic(resolveUserRef(request, request.params.id));
+      return ctx.follows.state(request.user?.id_utente ?? null, user.id_utente);
+    },
+  );
+
+  app.post(
+    '/users/:id/follow',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['follows'],
+        summary: 'Follow a user (idempotent)',
+        params: UserRefParams,
+        response: { 200: FollowState, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) =>
+      ctx.follows.follow(currentUser(request), resolveUserRef(request, request.params.id)),
+  );
+
+  app.delete(
+    '/users/:id/unfollow',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['follows'],
+        summary: 'Stop following a user (idempotent)',
+        params: UserRefParams,
+        response: { 200: FollowState, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) =>
+      ctx.follows.unfollow(currentUser(request), resolveUserRef(request, request.params.id)),
   );
 };

@@ -23,6 +23,7 @@ export const USER_MESSAGES = {
   taken: 'Username o email già in uso',
   invalidCredentials: 'Username o password non validi',
   inactive: 'Account disattivato',
+  notFound: 'Utente non trovato',
   passwordTooShort: 'La password deve essere di almeno 8 caratteri',
   currentPasswordRequired: 'Per cambiare email o password inserisci la password attuale.',
   currentPasswordWrong: 'La password attuale non è corretta.',

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
@@ -163,9 +163,18 @@ export function createUsersService(db: Executor, clock: Clock) {
     return `admin-${generatePassword().slice(0, 6).toLowerCase()}`;
   }
 
+  /** A user others may see: active and not waiting for erasure; otherwise 404. */
+  async function getPublic(id: number): Promise<UserRow> {
+    const user = await repo.findUserById(db, id);
+    if (user === undefined || !isUsable(user)) throw notFound(USER_MESSAGES.notFound);
+    return user;
+  }
+
   return {
     create,
     updateProfile,
+    getPublic,
+    profileStats: (id: number) => repo.profileStats(db, id),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
     findByUsername: (username: string) =>

@@ -1,0 +1,128 @@
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+
+/*
+ * The one place that talks to sharp (libvips) for uploads (habit 8), so limits are set once:
+ * - the libvips operation cache is off: every upload is a different image, caching them would
+ *   only grow memory;
+ * - concurrency 2: this server has two cores, and more threads per image only queue;
+ * - every decode has a pixel limit and fails on real decoding errors, so a pixel flood or a
+ *   truncated file is refused instead of eating memory or producing half-grey images.
+ */
+sharp.cache(false);
+sharp.concurrency(2);
+
+export type UploadType = 'jpeg' | 'png' | 'webp';
+
+export const UPLOAD_MIME_TYPES: Record<UploadType, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+/** The long side of the stored full image, and the widths of the derivatives. */
+export const FULL_MAX_SIDE = 2560;
+export const DISPLAY_WIDTH = 1280;
+export const THUMB_WIDTH = 400;
+
+/** D4: "a bound such as 40 MP". Phone cameras reach 48–50 MP only in special modes. */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+/** The type of an upload according to its first bytes (never its name or declared type). */
+export function detectUploadType(bytes: Buffer): UploadType | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    return 'jpeg';
+  }
+  if (bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('latin1', 0, 4) === 'RIFF' &&
+    bytes.toString('latin1', 8, 12) === 'WEBP'
+  ) {
+    return 'webp';
+  }
+  return undefined;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export class ImageRejectedError extends Error {
+  constructor(readonly reason: 'too-many-pixels' | 'corrupt' | 'animated') {
+    super(reason);
+    this.name = 'ImageRejectedError';
+  }
+}
+
+export interface ProcessedImage {
+  /** WebP files to store, metadata stripped (EXIF, GPS, XMP, ICC beyond sRGB). */
+  original: Buffer;
+  display: Buffer;
+  thumb: Buffer;
+  width: number;
+  height: number;
+  /** ThumbHash of the image, base64: a blurred preview the client paints before the file. */
+  placeholder: string;
+}
+
+/**
+ * Decodes an upload once, applies its EXIF orientation and derives every stored file from
+ * that one decode (full size, display size, thumbnail, placeholder). Throws ImageRejectedError
+ * for pixel floods, animations and files that do not decode cleanly.
+ */
+export async function processUpload(bytes: Buffer): Promise<ProcessedImage> {
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, options).metadata();
+  } catch {
+    throw new ImageRejectedError('corrupt');
+  }
+  const { width, height } = metadata;
+  // Checked on the header, before any pixel is decoded.
+  if (width * height > MAX_INPUT_PIXELS) throw new ImageRejectedError('too-many-pixels');
+  if ((metadata.pages ?? 1) > 1) throw new ImageRejectedError('animated');
+
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    decoded = await sharp(bytes, options)
+      .rotate()
+      .resize({
+        width: FULL_MAX_SIDE,
+        height: FULL_MAX_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageRejectedError('corrupt');
+  }
+
+  const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
+  const fromRaw = () => sharp(decoded.data, { raw });
+  const [original, display, thumb, placeholder] = await Promise.all([
+    fromRaw().webp({ quality: 85, effort: 4 }).toBuffer(),
+    fromRaw()
+      .resize({ width: DISPLAY_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 80, effort: 4 })
+      .toBuffer(),
+    fromRaw()
+      .resize({ width: THUMB_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 72, effort: 4 })
+      .toBuffer(),
+    thumbHashOf(fromRaw()),
+  ]);
+  return { original, display, thumb, width: raw.width, height: raw.height, placeholder };
+}
+
+async function thumbHashOf(image: Sharp): Promise<string> {
+  // ThumbHash encodes at most 100×100 pixels.
+  const { data, info } = await image
+    .resize({ width: 100, height: 100, fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+}

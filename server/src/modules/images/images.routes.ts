@@ -1,0 +1,340 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import fs from 'node:fs/promises';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { currentUser } from '../../plugins/auth.js';
+import { imageFilePath } from './images.storage.js';
+import {
+  GalleryImage,
+  IdParams,
+  ImageDetail,
+  ImageList,
+  MAX_PAGE_SIZE,
+  OwnImage,
+  pageQuery,
+} from './images.schemas.js';
+import type { Page } from './images.repository.js';
+import { IMAGE_MESSAGES } from './images.service.js';
+
+/** SPEC §9: galleries, related images and search load 120 at a time; profiles 30. */
+const GALLERY_PAGE = 120;
+const PROFILE_PAGE = 30;
+
+const GalleryQuery = pageQuery(GALLERY_PAGE);
+const ProfileQuery = pageQuery(PROFILE_PAGE);
+
+/** D2: larger limits are clamped, not refused. */
+function toPage(query: { skip?: number; limit?: number }, defaultLimit: number): Page {
+  return {
+    skip: query.skip ?? 0,
+    limit: Math.min(query.limit ?? defaultLimit, MAX_PAGE_SIZE),
+  };
+}
+
+const UserIdParams = Type.Object({
+  id: Type.Integer({ title: 'id', minimum: 1, maximum: 2_147_483_647 }),
+});
+
+const InteractionBody = Type.Object(
+  {
+    id_tipo_interazione: Type.Integer({
+      title: 'id_tipo_interazione',
+      minimum: 1,
+      maximum: 7,
+      errorMessage: 'Tipo di interazione non valido.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const InteractionSummary = Type.Object({
+  interactions_count: Type.Object({
+    likes: Type.Integer(),
+    favorites: Type.Integer(),
+    downloads: Type.Integer(),
+    sad: Type.Integer(),
+    dislikes: Type.Integer(),
+    wow: Type.Integer(),
+    views: Type.Integer(),
+  }),
+  is_liked: Type.Boolean(),
+  is_favorited: Type.Boolean(),
+  is_sad: Type.Boolean(),
+  is_disliked: Type.Boolean(),
+  is_wow: Type.Boolean(),
+});
+
+/** A file name fit for a download: the brand, the id and the title in plain letters. */
+function downloadName(image: { id_image: number; titolo_img: string | null }): string {
+  const slug = (image.titolo_img ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/\.[a-z0-9]{2,5}$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `muri-parlanti-${image.id_image}${slug === '' ? '' : `-${slug}`}.webp`;
+}
+
+export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  const { images, taxonomy, users, interactions } = ctx;
+
+  app.get(
+    '/images',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['images'],
+        summary: 'All approved images, newest first',
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => images.gallery({ kind: 'all' }, toPage(request.query, GALLERY_PAGE), request.user),
+  );
+
+  app.get(
+    '/trending-images',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['images'],
+        summary: 'The 20 images with most activity over the last 7 days (D6)',
+        response: { 200: Type.Object({ images: Type.Array(GalleryImage) }), ...errorResponses(401) },
+      },
+    },
+    (request) => images.trending(request.user),
+  );
+
+  app.get(
+    '/images/:id',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['images'],
+        summary: 'One image with category, tags, uploader, counts and the own reactions',
+        params: IdParams,
+        response: { 200: ImageDetail, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => images.detail(request.params.id, request.user),
+  );
+
+  app.get(
+    '/images/:id/related',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['images'],
+        summary: 'Approved images related to one (shared tags, same category), most related first',
+        params: IdParams,
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) =>
+      images.related(request.params.id, toPage(request.query, GALLERY_PAGE), request.user),
+  );
+
+  app.get(
+    '/images/:id/interactions',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['interactions'],
+        summary: 'Reaction counts and the requesting user’s own reactions (D5)',
+        params: IdParams,
+        response: { 200: InteractionSummary, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => interactions.summary(request.params.id, request.user),
+  );
+
+  app.post(
+    '/images/:id/interactions',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['interactions'],
+        summary: 'Toggle a reaction (1, 2, 4, 5, 6; logged in) or record a view (7; anyone)',
+        params: IdParams,
+        body: InteractionBody,
+        response: {
+          200: Type.Object({ action: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('exists')]) }),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    (request) =>
+      interactions.interact(
+        request.params.id,
+        request.body.id_tipo_interazione,
+        request.user,
+        request.ip,
+      ),
+  );
+
+  app.get(
+    '/images/:id/download',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['images'],
+        summary: 'Download the image file; every download is counted (D5)',
+        params: IdParams,
+        response: errorResponses(400, 401, 404),
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const image = await images.findVisible(request.params.id, user);
+      // Checked before counting: a download that cannot be served is not a download.
+      try {
+        await fs.access(imageFilePath(ctx.config.dataDir, image.filename, 'original'));
+      } catch {
+        throw notFound(IMAGE_MESSAGES.notFound);
+      }
+      await interactions.recordDownload(image.id_image, user);
+      reply.header('cache-control', 'private, no-store');
+      reply.header('x-content-type-options', 'nosniff');
+      // The decorated reply's root is the images folder (app.ts).
+      return reply.download(image.filename, downloadName(image));
+    },
+  );
+
+  app.get(
+    '/categories/:id/images',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['categories'],
+        summary: 'Approved images of a category, newest first',
+        params: IdParams,
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await taxonomy.getCategory(request.params.id);
+      return images.gallery(
+        { kind: 'category', id: request.params.id },
+        toPage(request.query, GALLERY_PAGE),
+        request.user,
+      );
+    },
+  );
+
+  app.get(
+    '/tags/:id/images',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['tags'],
+        summary: 'Approved images with a tag, newest first',
+        params: IdParams,
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await taxonomy.getTag(request.params.id);
+      return images.gallery(
+        { kind: 'tag', id: request.params.id },
+        toPage(request.query, GALLERY_PAGE),
+        request.user,
+      );
+    },
+  );
+
+  app.get(
+    '/users/me/images',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['users'],
+        summary: 'The own uploads of every status, with status and rejection reason (D13)',
+        querystring: ProfileQuery,
+        response: {
+          200: Type.Object({ images: Type.Array(OwnImage), total: Type.Integer() }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    (request) => images.own(currentUser(request), toPage(request.query, PROFILE_PAGE)),
+  );
+
+  app.get(
+    '/users/me/liked-images',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['users'],
+        summary: 'The images the logged-in user likes, newest like first',
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => {
+      const user = currentUser(request);
+      return images.gallery(
+        { kind: 'liked', userId: user.id_utente },
+        toPage(request.query, GALLERY_PAGE),
+        user,
+      );
+    },
+  );
+
+  app.get(
+    '/users/:id/liked-images',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['users'],
+        summary: 'Liked images: only for the user themself, likes are private (D5)',
+        params: UserIdParams,
+        querystring: GalleryQuery,
+        response: { 200: ImageList, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => {
+      const user = currentUser(request);
+      if (user.id_utente !== request.params.id) throw forbidden();
+      return images.gallery(
+        { kind: 'liked', userId: user.id_utente },
+        toPage(request.query, GALLERY_PAGE),
+        user,
+      );
+    },
+  );
+
+  app.get(
+    '/users/:id/images',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['users'],
+        summary: 'A user’s approved images, newest first, with hasMore',
+        params: UserIdParams,
+        querystring: ProfileQuery,
+        response: {
+          200: Type.Object({ images: Type.Array(GalleryImage), hasMore: Type.Boolean() }),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    async (request) => {
+      await users.getPublic(request.params.id);
+      return images.profileGallery(
+        request.params.id,
+        toPage(request.query, PROFILE_PAGE),
+        request.user,
+      );
+    },
+  );
+};

@@ -1,0 +1,70 @@
+import Type from 'typebox';
+import { IsoDateTime } from '../../lib/schemas.js';
+
+/** SPEC §9 page sizes; D2: at most 120, larger values are clamped. */
+export const MAX_PAGE_SIZE = 120;
+
+export function pageQuery(defaultLimit: number) {
+  return Type.Object({
+    skip: Type.Optional(
+      Type.Integer({ title: 'skip', minimum: 0, maximum: 10_000_000, default: 0 }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ title: 'limit', minimum: 1, maximum: 1_000_000, default: defaultLimit }),
+    ),
+  });
+}
+
+export const IdParams = Type.Object({
+  id: Type.Integer({ title: 'id', minimum: 1, maximum: 2_147_483_647 }),
+});
+
+const CategoryRef = Type.Object({ id_categoria: Type.Integer(), nome: Type.String() });
+const TagRef = Type.Object({ id_tag: Type.Integer(), nome: Type.String() });
+
+/** An image as every gallery shows it (SPEC §3 Image, plus what layout and loading need). */
+export const GalleryImage = Type.Object({
+  id_image: Type.Integer(),
+  filename: Type.String(),
+  titolo_img: Type.Union([Type.String(), Type.Null()]),
+  id_utente: Type.Integer(),
+  username_uploader: Type.String(),
+  category: CategoryRef,
+  tags: Type.Array(TagRef),
+  /** The requesting user's own reactions only (D5). */
+  interactions: Type.Array(
+    Type.Object({ id_tipo_interazione: Type.Integer(), id_utente: Type.Integer() }),
+  ),
+  likes_count: Type.Integer(),
+  views_count: Type.Integer(),
+  /** D5: the number of downloads. */
+  shares_count: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  placeholder: Type.Union([Type.String(), Type.Null()]),
+  image_url: Type.String(),
+  display_url: Type.String(),
+  thumbnail_url: Type.String(),
+  created_at: IsoDateTime,
+  published_at: Type.Union([IsoDateTime, Type.Null()]),
+});
+
+export const ImageDetail = Type.Object({
+  ...GalleryImage.properties,
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  favorites_count: Type.Integer(),
+  downloads_count: Type.Integer(),
+  sad_count: Type.Integer(),
+  dislikes_count: Type.Integer(),
+  wow_count: Type.Integer(),
+});
+
+/** The uploader's own image in the 'Carica' tab: every status, with the rejection reason. */
+export const OwnImage = Type.Object({
+  ...GalleryImage.properties,
+  status: Type.String(),
+  rejection_reason: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ImageList = Type.Object({ images: Type.Array(GalleryImage), total: Type.Integer() });

@@ -1,0 +1,163 @@
+import type { Executor } from '../../db/executor.js';
+import type { UserRow } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import type { FileUrlSigner } from './file-urls.js';
+import * as repo from './images.repository.js';
+import type { GalleryFilter, ImageRow, Page } from './images.repository.js';
+import { toGalleryImage, toImageDetail, toOwnImage, type ImageExtras } from './images.presenters.js';
+
+export const IMAGE_MESSAGES = {
+  notFound: 'Immagine non trovata',
+} as const;
+
+/** Who is looking: decides visibility of non-approved images and whose reactions are shown. */
+export type Viewer = UserRow | null;
+
+/** D6: trending keeps 20 images over the last 7 days. */
+const TRENDING_SIZE = 20;
+const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** Trending is the same for everyone and changes slowly: computed at most once a minute. */
+const TRENDING_CACHE_MS = 60_000;
+
+export type ImagesService = ReturnType<typeof createImagesService>;
+
+export function createImagesService(db: Executor, clock: Clock, files: FileUrlSigner) {
+  let trendingCache: { ids: number[]; at: number } | undefined;
+
+  /** D4: a pending or rejected image exists only for its uploader and administrators. */
+  function canSee(image: ImageRow, viewer: Viewer): boolean {
+    return (
+      image.status === 'approved' ||
+      (viewer !== null && (viewer.id_utente === image.id_utente || viewer.is_superuser === 1))
+    );
+  }
+
+  /** Tags, the viewer's own reactions and file URLs for a batch of rows: two queries in all. */
+  async function extrasFor(rows: ImageRow[], viewer: Viewer): Promise<Map<number, ImageExtras>> {
+    const ids = rows.map((row) => row.id_image);
+    const [tags, toggles] = await Promise.all([
+      repo.tagsOfImages(db, ids),
+      viewer === null ? [] : repo.togglesOfUser(db, viewer.id_utente, ids),
+    ]);
+    const now = clock.now().getTime();
+    const extras = new Map<number, ImageExtras>(
+      rows.map((row) => [row.id_image, { tags: [], interactions: [], urls: files.urls(row, now) }]),
+    );
+    for (const tag of tags) {
+      extras.get(tag.id_image)?.tags.push({ id_tag: tag.id_tag, nome: tag.nome });
+    }
+    for (const toggle of toggles) {
+      extras.get(toggle.id_image)?.interactions.push({
+        id_tipo_interazione: toggle.id_tipo_interazione,
+        id_utente: viewer?.id_utente ?? 0,
+      });
+    }
+    return extras;
+  }
+
+  async function present<T>(
+    rows: ImageRow[],
+    viewer: Viewer,
+    shape: (row: ImageRow, extras: ImageExtras) => T,
+  ): Promise<T[]> {
+    const extras = await extrasFor(rows, viewer);
+    return rows.flatMap((row) => {
+      const extra = extras.get(row.id_image);
+      return extra === undefined ? [] : [shape(row, extra)];
+    });
+  }
+
+  /** Approved images by id, in the order of `ids` (search and trending rank them). */
+  async function inOrder(ids: readonly number[], viewer: Viewer) {
+    const rows = await repo.findApprovedByIds(db, ids);
+    const byId = new Map(rows.map((row) => [row.id_image, row]));
+    const ordered = ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [row];
+    });
+    return present(ordered, viewer, toGalleryImage);
+  }
+
+  async function findVisible(id: number, viewer: Viewer): Promise<ImageRow> {
+    const image = await repo.findImageById(db, id);
+    if (image === undefined || !canSee(image, viewer)) throw notFound(IMAGE_MESSAGES.notFound);
+    return image;
+  }
+
+  return {
+    canSee,
+    findVisible,
+    inOrder,
+    findById: (id: number) => repo.findImageById(db, id),
+    findByFilename: (filename: string) => repo.findImageByFilename(db, filename),
+
+    async ownToggles(userId: number, imageId: number): Promise<number[]> {
+      const rows = await repo.togglesOfUser(db, userId, [imageId]);
+      return rows.map((row) => row.id_tipo_interazione);
+    },
+
+    async gallery(filter: GalleryFilter, page: Page, viewer: Viewer) {
+      const [rows, total] = await Promise.all([
+        repo.listApproved(db, filter, page),
+        repo.countApproved(db, filter),
+      ]);
+      return { images: await present(rows, viewer, toGalleryImage), total };
+    },
+
+    /** A public profile's images: SPEC answers `hasMore` instead of a total. */
+    async profileGallery(userId: number, page: Page, viewer: Viewer) {
+      const rows = await repo.listApproved(
+        db,
+        { kind: 'user', id: userId },
+        { skip: page.skip, limit: page.limit + 1 },
+      );
+      const images = await present(rows.slice(0, page.limit), viewer, toGalleryImage);
+      return { images, hasMore: rows.length > page.limit };
+    },
+
+    async own(user: UserRow, page: Page) {
+      const [rows, total] = await Promise.all([
+        repo.listOwn(db, user.id_utente, page),
+        repo.countOwn(db, user.id_utente),
+      ]);
+      return { images: await present(rows, user, toOwnImage), total };
+    },
+
+    async detail(id: number, viewer: Viewer) {
+      const image = await findVisible(id, viewer);
+      const [detail] = await present([image], viewer, toImageDetail);
+      if (detail === undefined) throw notFound(IMAGE_MESSAGES.notFound);
+      return detail;
+    },
+
+    async related(id: number, page: Page, viewer: Viewer) {
+      const image = await findVisible(id, viewer);
+      const [ids, approved] = await Promise.all([
+        repo.relatedImageIds(db, image, page),
+        repo.countApproved(db, { kind: 'all' }),
+      ]);
+      const total = Math.max(0, approved - (image.status === 'approved' ? 1 : 0));
+      return { images: await inOrder(ids, viewer), total };
+    },
+
+    async trending(viewer: Viewer) {
+      const now = clock.now().getTime();
+      if (trendingCache === undefined || now - trendingCache.at > TRENDING_CACHE_MS) {
+        const since = new Date(now - TRENDING_WINDOW_MS).toISOString();
+        const recent = await repo.trendingImageIds(db, since, TRENDING_SIZE);
+        const fill =
+          recent.length < TRENDING_SIZE
+            ? await repo.allTimeBestImageIds(db, TRENDING_SIZE - recent.length, recent)
+            : [];
+        trendingCache = { ids: [...recent, ...fill], at: now };
+      }
+      return { images: await inOrder(trendingCache.ids, viewer) };
+    },
+
+    /** Forget the cached trending list (after deletions and moderation). */
+    invalidateTrending() {
+      trendingCache = undefined;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, unauthorized } from '../../lib/errors.js';
+import type { ImagesService, Viewer } from '../images/images.service.js';
+import * as repo from './interactions.repository.js';
+import type { CounterColumn } from './interactions.repository.js';
+import type { createViewerKeys } from './viewer-key.js';
+
+/** SPEC §3 interaction types. */
+export const INTERACTION = {
+  like: 1,
+  favorite: 2,
+  download: 3,
+  sad: 4,
+  dislike: 5,
+  wow: 6,
+  view: 7,
+} as const;
+
+export const TOGGLE_TYPES: readonly number[] = [1, 2, 4, 5, 6];
+
+const COUNTER_OF: Record<number, CounterColumn> = {
+  1: 'likes_count',
+  2: 'favorites_count',
+  3: 'downloads_count',
+  4: 'sad_count',
+  5: 'dislikes_count',
+  6: 'wow_count',
+  7: 'views_count',
+};
+
+/** D5: a view counts once per viewer and image every 24 hours. */
+const VIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const INTERACTION_MESSAGES = {
+  loginToReact: 'Devi effettuare l’accesso per reagire alle immagini.',
+  downloadSeparately: 'Per scaricare un’immagine usa il pulsante Scarica.',
+} as const;
+
+export type InteractionsService = ReturnType<typeof createInteractionsService>;
+
+export function createInteractionsService(
+  db: Kysely<Database>,
+  clock: Clock,
+  images: ImagesService,
+  viewerKeys: ReturnType<typeof createViewerKeys>,
+) {
+  /** Like, favourite, sad, dislike, wow: on if off, off if on; the counter follows in the same transaction. */
+  async function toggle(imageId: number, user: UserRow, type: number) {
+    const key = { id_image: imageId, id_utente: user.id_utente, id_tipo_interazione: type };
+    const column = COUNTER_OF[type] ?? 'likes_count';
+    return db.transaction().execute(async (trx) => {
+      if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
+        await repo.adjustCounter(trx, imageId, column, 1);
+        return 'added' as const;
+      }
+      if (await repo.deleteToggle(trx, key)) await repo.adjustCounter(trx, imageId, column, -1);
+      return 'removed' as const;
+    });
+  }
+
+  async function view(imageId: number, viewer: Viewer, ip: string) {
+    const now = clock.now();
+    const viewerKey =
+      viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente);
+    const since = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
+    return db.transaction().execute(async (trx) => {
+      if (await repo.hasViewedSince(trx, imageId, viewerKey, since)) return 'exists' as const;
+      await repo.insertInteraction(trx, {
+        id_image: imageId,
+        id_utente: viewer?.id_utente ?? null,
+        id_tipo_interazione: INTERACTION.view,
+        viewer_key: viewerKey,
+        created_at: now.toISOString(),
+      });
+      await repo.adjustCounter(trx, imageId, 'views_count', 1);
+      return 'added' as const;
+    });
+  }
+
+  return {
+    /** POST /images/{id}/interactions (D5). */
+    async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
+      await images.findVisible(imageId, viewer);
+      if (type === INTERACTION.view) return { action: await view(imageId, viewer, ip) };
+      if (type === INTERACTION.download) throw badRequest(INTERACTION_MESSAGES.downloadSeparately);
+      if (viewer === null) throw unauthorized(INTERACTION_MESSAGES.loginToReact);
+      return { action: await toggle(imageId, viewer, type) };
+    },
+
+    /** Every download counts (D5). */
+    async recordDownload(imageId: number, user: UserRow): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await repo.insertInteraction(trx, {
+          id_image: imageId,
+          id_utente: user.id_utente,
+          id_tipo_interazione: INTERACTION.download,
+          created_at: clock.now().toISOString(),
+        });
+        await repo.adjustCounter(trx, imageId, 'downloads_count', 1);
+      });
+    },
+
+    /** GET /images/{id}/interactions: the counts and the viewer's own flags (D5). */
+    async summary(imageId: number, viewer: Viewer) {
+      const image = await images.findVisible(imageId, viewer);
+      const own = new Set(
+        viewer === null ? [] : await images.ownToggles(viewer.id_utente, imageId),
+      );
+      return {
+        interactions_count: {
+          likes: image.likes_count,
+          favorites: image.favorites_count,
+          downloads: image.downloads_count,
+          sad: image.sad_count,
+          dislikes: image.dislikes_count,
+          wow: image.wow_count,
+          views: image.views_count,
+        },
+        is_liked: own.has(INTERACTION.like),
+        is_favorited: own.has(INTERACTION.favorite),
+        is_sad: own.has(INTERACTION.sad),
+        is_disliked: own.has(INTERACTION.dislike),
+        is_wow: own.has(INTERACTION.wow),
+      };
+    },
+  };
+}

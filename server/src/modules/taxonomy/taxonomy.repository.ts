@@ -1,0 +1,136 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor.js';
+
+/*
+ * Categories and tags are the same kind of thing in the database: a name unique once folded
+ * (`nome_key`), a denormalised count of approved images and a creation time. One repository
+ * serves both; their different rules live in their services.
+ */
+export type Taxonomy = 'categories' | 'tags';
+
+const ID_COLUMN = { categories: 'id_categoria', tags: 'id_tag' } as const;
+
+export interface TaxonomyRow {
+  id: number;
+  nome: string;
+  image_count: number;
+  created_at: string;
+}
+
+// Kysely types each table separately; both have the columns used here, so queries are
+// written against `categories` and aliased to the real table.
+function table(db: Executor, taxonomy: Taxonomy) {
+  return db
+    .selectFrom(`${taxonomy} as t` as 'categories as t')
+    .select([
+      sql.ref<number>(`t.${ID_COLUMN[taxonomy]}`).as('id'),
+      't.nome',
+      't.image_count',
+      't.created_at',
+    ]);
+}
+
+export function listAll(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[]> {
+  return table(db, taxonomy).orderBy('t.nome_key').execute();
+}
+
+/** Only those with approved images, by name: what a public list shows. */
+export function listUsed(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[]> {
+  return table(db, taxonomy).where('t.image_count', '>', 0).orderBy('t.nome_key').execute();
+}
+
+/** The top N by approved image count (served by categories_by_count / tags_by_count). */
+export function listPopular(db: Executor, taxonomy: Taxonomy, limit: number): Promise<TaxonomyRow[]> {
+  return table(db, taxonomy)
+    .where('t.image_count', '>', 0)
+    .orderBy('t.image_count', 'desc')
+    .orderBy(sql.ref(`t.${ID_COLUMN[taxonomy]}`))
+    .limit(limit)
+    .execute();
+}
+
+export function findById(
+  db: Executor,
+  taxonomy: Taxonomy,
+  id: number,
+): Promise<TaxonomyRow | undefined> {
+  return table(db, taxonomy).where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id).executeTakeFirst();
+}
+
+export function findByKeys(
+  db: Executor,
+  taxonomy: Taxonomy,
+  keys: readonly string[],
+): Promise<Array<TaxonomyRow & { nome_key: string }>> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return table(db, taxonomy).select('t.nome_key').where('t.nome_key', 'in', [...keys]).execute();
+}
+
+export async function insert(
+  db: Executor,
+  taxonomy: Taxonomy,
+  values: { nome: string; nome_key: string; created_at: string },
+): Promise<TaxonomyRow> {
+  const row = await db
+    .insertInto(taxonomy as 'categories')
+    .values(values)
+    .returning([sql.ref<number>(ID_COLUMN[taxonomy]).as('id'), 'nome', 'image_count', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+/** Moves the approved-image count by delta, never below zero. */
+export async function adjustCount(
+  db: Executor,
+  taxonomy: Taxonomy,
+  ids: readonly number[],
+  delta: number,
+): Promise<void> {
+  if (ids.length === 0 || delta === 0) return;
+  await db
+    .updateTable(taxonomy as 'categories')
+    // CASE rather than max()/greatest(), whose spelling differs between the engines.
+    .set({
+      image_count: sql`case when image_count + ${delta} < 0 then 0 else image_count + ${delta} end`,
+    })
+    .where(sql.ref(ID_COLUMN[taxonomy]), 'in', [...ids])
+    .execute();
+}
+
+/** Recounts every approved-image count from the images: after bulk writes (demo content). */
+export async function recountAll(db: Executor): Promise<void> {
+  await sql`
+    UPDATE categories SET image_count = (
+      SELECT count(*) FROM images
+      WHERE images.id_categoria = categories.id_categoria AND images.status = 'approved'
+    )`.execute(db);
+  await sql`
+    UPDATE tags SET image_count = (
+      SELECT count(*) FROM image_tags
+      JOIN images ON images.id_image = image_tags.id_image
+      WHERE image_tags.id_tag = tags.id_tag AND images.status = 'approved'
+    )`.execute(db);
+}
+
+/** Replaces the tags of an image (ids already resolved). */
+export async function setImageTags(
+  db: Executor,
+  imageId: number,
+  tagIds: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('image_tags').where('id_image', '=', imageId).execute();
+  if (tagIds.length === 0) return;
+  await db
+    .insertInto('image_tags')
+    .values([...new Set(tagIds)].map((id_tag) => ({ id_image: imageId, id_tag })))
+    .execute();
+}
+
+export async function tagIdsOfImage(db: Executor, imageId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('image_tags')
+    .select('id_tag')
+    .where('id_image', '=', imageId)
+    .execute();
+  return rows.map((row) => row.id_tag);
+}

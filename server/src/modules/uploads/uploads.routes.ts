@@ -1,0 +1,108 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import { badRequest, HttpError } from '../../lib/errors.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { currentUser } from '../../plugins/auth.js';
+import { UNCATEGORISED_ID } from '../taxonomy/taxonomy.service.js';
+import { DEFAULT_UPLOAD_LIMIT_BYTES, parseTagsField, UPLOAD_MESSAGES } from './uploads.service.js';
+
+const FIELD_NAMES = new Set(['title', 'category_id', 'tags', 'description']);
+
+const UploadResult = Type.Object({
+  id_image: Type.Integer(),
+  filename: Type.String(),
+  status: Type.Literal('pending'),
+});
+
+/** Multipart errors of @fastify/multipart and busboy, by code, as Italian client errors. */
+function multipartError(error: unknown, limitBytes: number): HttpError | undefined {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new HttpError(413, UPLOAD_MESSAGES.tooLarge(limitBytes));
+    case 'FST_FILES_LIMIT':
+      return badRequest('Puoi caricare un solo file alla volta.');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return badRequest('La richiesta contiene troppi campi.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new HttpError(415, 'Invia il file come modulo multipart/form-data.');
+    case 'FST_PROTO_VIOLATION':
+      return badRequest('La richiesta non è valida.');
+    default:
+      return undefined;
+  }
+}
+
+export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  const limitBytes = DEFAULT_UPLOAD_LIMIT_BYTES;
+
+  // Registered here only: no other route parses multipart bodies. Every limit is explicit.
+  await app.register(multipart, {
+    limits: {
+      fileSize: limitBytes,
+      files: 1,
+      fields: FIELD_NAMES.size,
+      fieldSize: 16 * 1024,
+      fieldNameSize: 100,
+      parts: FIELD_NAMES.size + 1,
+      headerPairs: 50,
+    },
+  });
+
+  app.post(
+    '/images/export',
+    {
+      onRequest: app.guards.user,
+      schema: {
+        tags: ['uploads'],
+        summary: 'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
+        consumes: ['multipart/form-data'],
+        response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const fields = new Map<string, string>();
+      let file: { bytes: Buffer; filename: string } | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            // Reading the stream to its end even when unused keeps the connection healthy.
+            const bytes = await part.toBuffer();
+            if (part.fieldname === 'file') file = { bytes, filename: part.filename };
+          } else if (FIELD_NAMES.has(part.fieldname) && typeof part.value === 'string') {
+            fields.set(part.fieldname, part.value);
+          }
+        }
+      } catch (error) {
+        throw multipartError(error, limitBytes) ?? error;
+      }
+      if (file === undefined) throw badRequest(UPLOAD_MESSAGES.missingFile);
+
+      const categoryField = fields.get('category_id');
+      const categoryId =
+        categoryField === undefined || categoryField.trim() === ''
+          ? UNCATEGORISED_ID
+          : Number(categoryField);
+      if (!Number.isSafeInteger(categoryId) || categoryId < 1) {
+        throw badRequest(UPLOAD_MESSAGES.badCategory);
+      }
+
+      const result = await ctx.uploads.upload(user, {
+        bytes: file.bytes,
+        originalFilename: file.filename,
+        title: fields.get('title'),
+        description: fields.get('description'),
+        categoryId,
+        tags: parseTagsField(fields.get('tags')),
+      });
+      return reply.status(201).send(result);
+    },
+  );
+};

@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { HttpError, badRequest } from '../../lib/errors.js';
+import {
+  detectUploadType,
+  ImageRejectedError,
+  MAX_INPUT_PIXELS,
+  processUpload,
+  UPLOAD_MIME_TYPES,
+} from '../../lib/imaging.js';
+import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
+import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import { insertImage } from './uploads.repository.js';
+
+/** SPEC §5 and §9: 5 MB. */
+export const DEFAULT_UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+export const TITLE_MAX_LENGTH = 200;
+export const DESCRIPTION_MAX_LENGTH = 2000;
+
+export const UPLOAD_MESSAGES = {
+  tooLarge: (limitBytes: number) =>
+    `Il file è troppo grande. La dimensione massima è ${Math.round(limitBytes / 1024 / 1024)}MB.`,
+  unsupported: 'Formato file non supportato. Usa JPG, PNG o WEBP.',
+  empty: 'Il file è vuoto.',
+  missingFile: 'Seleziona un’immagine da caricare.',
+  tooManyPixels: `L’immagine è troppo grande: al massimo ${MAX_INPUT_PIXELS / 1_000_000} megapixel.`,
+  corrupt: 'Il file è danneggiato o non è un’immagine valida.',
+  animated: 'Le immagini animate non sono supportate.',
+  badCategory: 'La categoria scelta non esiste.',
+  badTags: 'I tag devono essere un elenco di nomi.',
+} as const;
+
+export interface UploadInput {
+  bytes: Buffer;
+  originalFilename: string | undefined;
+  title: string | undefined;
+  description: string | undefined;
+  categoryId: number;
+  tags: string[];
+}
+
+export type UploadsService = ReturnType<typeof createUploadsService>;
+
+/** The title an upload gets: the one sent, or the file's name without its extension. */
+export function cleanTitle(title: string | undefined, originalFilename: string | undefined) {
+  const source = title ?? originalFilename ?? '';
+  const cleaned = source
+    .normalize('NFC')
+    .replace(/\.(jpe?g|png|webp)$/i, '')
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .slice(0, TITLE_MAX_LENGTH);
+  return cleaned === '' ? null : cleaned;
+}
+
+/** Parses the `tags` field: a JSON list of names (SPEC sends '[]'), or comma-separated text. */
+export function parseTagsField(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badRequest(UPLOAD_MESSAGES.badTags);
+    }
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) {
+      throw badRequest(UPLOAD_MESSAGES.badTags);
+    }
+    return parsed;
+  }
+  return text.split(',');
+}
+
+export function createUploadsService(
+  db: Kysely<Database>,
+  clock: Clock,
+  dataDir: string,
+  taxonomy: TaxonomyService,
+  hooks: { afterUpload?: (imageId: number) => Promise<void> } = {},
+) {
+  return {
+    /**
+     * D4: the type from the bytes, a pixel bound, a re-encode that drops every piece of
+     * metadata and applies the orientation, files written atomically, then the pending row.
+     */
+    async upload(user: UserRow, input: UploadInput) {
+      if (input.bytes.length === 0) throw badRequest(UPLOAD_MESSAGES.empty);
+      const type = detectUploadType(input.bytes);
+      if (type === undefined) throw new HttpError(415, UPLOAD_MESSAGES.unsupported);
+      try {
+        await taxonomy.getCategory(input.categoryId);
+      } catch {
+        throw badRequest(UPLOAD_MESSAGES.badCategory);
+      }
+
+      let processed;
+      try {
+        processed = await processUpload(input.bytes);
+      } catch (error) {
+        if (!(error instanceof ImageRejectedError)) throw error;
+        if (error.reason === 'too-many-pixels') throw badRequest(UPLOAD_MESSAGES.tooManyPixels);
+        if (error.reason === 'animated') throw badRequest(UPLOAD_MESSAGES.animated);
+        throw badRequest(UPLOAD_MESSAGES.corrupt);
+      }
+
+      const filename = newStoredFilename();
+      await writeImageFiles(dataDir, filename, processed);
+      let imageId: number;
+      try {
+        imageId = await db.transaction().execute(async (trx) => {
+          const id = await insertImage(trx, {
+            filename,
+            original_filename: input.originalFilename?.slice(0, 255) ?? null,
+            titolo_img: cleanTitle(input.title, input.originalFilename),
+            description: input.description?.trim().slice(0, DESCRIPTION_MAX_LENGTH) || null,
+            id_utente: user.id_utente,
+            id_categoria: input.categoryId,
+            status: 'pending',
+            mime_type: UPLOAD_MIME_TYPES.webp,
+            size_bytes: processed.original.length,
+            width: processed.width,
+            height: processed.height,
+            placeholder: processed.placeholder,
+            created_at: clock.now().toISOString(),
+          });
+          await taxonomy.assignTags(id, input.tags, trx);
+          return id;
+        });
+      } catch (error) {
+        // No row, no files: the upload leaves nothing behind.
+        await deleteImageFiles(dataDir, filename);
+        throw error;
+      }
+      await hooks.afterUpload?.(imageId);
+      return { id_image: imageId, filename, status: 'pending' as const };
+    },
+  };
+}
