@@ -73,7 +73,8 @@ export async function processUpload(bytes: Buffer): Promise<ProcessedImage> {
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, options).metadata();
+    // Reads the header only; the pixel limit is checked below so it gets its own message.
+    metadata = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejectedError('corrupt');
   }

@@ -62,7 +62,11 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
   async function resolveTagNames(names: readonly string[], tx: Executor = db): Promise<number[]> {
     const wanted = new Map<string, string>();
     for (const name of names.map(cleanTagName)) {
-      if (name !== '' && wanted.size < MAX_TAGS_PER_IMAGE) wanted.set(foldKey(name), name);
+      const key = foldKey(name);
+      // The first spelling wins: '["Roma", "roma"]' is one tag called 'Roma'.
+      if (name !== '' && !wanted.has(key) && wanted.size < MAX_TAGS_PER_IMAGE) {
+        wanted.set(key, name);
+      }
     }
     const existing = await repo.findByKeys(tx, 'tags', [...wanted.keys()]);
     const ids = new Map(existing.map((row) => [row.nome_key, row.id]));

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import type { App } from '../../src/app.js';
+import { bearer, type TestUser } from './factories.js';
+
+/** A JPEG made on the fly: no binary fixtures to keep in the repository. */
+export function jpegBytes(
+  options: {
+    width?: number;
+    height?: number;
+    colour?: string;
+    orientation?: number;
+    exif?: Record<string, Record<string, string>>;
+  } = {},
+): Promise<Buffer> {
+  let image = sharp({
+    create: {
+      width: options.width ?? 64,
+      height: options.height ?? 48,
+      channels: 3,
+      background: options.colour ?? '#c04060',
+    },
+  }).jpeg({ quality: 80 });
+  if (options.orientation !== undefined) {
+    image = image.withMetadata({ orientation: options.orientation });
+  }
+  if (options.exif !== undefined) image = image.withExifMerge(options.exif);
+  return image.toBuffer();
+}
+
+export function pngBytes(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 4, background: '#3060c0' } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * A valid small PNG whose header claims width × height: a decompression bomb's shape,
+ * without making the machine build one.
+ */
+export async function pngClaiming(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await pngBytes(16, 16));
+  // IHDR data starts after the 8-byte signature, the 4-byte length and the 4-byte type.
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(zlib.crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+export function webpBytes(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#40c060' } })
+    .webp()
+    .toBuffer();
+}
+
+export interface Part {
+  name: string;
+  value: string | Buffer;
+  filename?: string;
+  contentType?: string;
+}
+
+/** A multipart/form-data body, built by hand so tests control every byte. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----muri${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition =
+      part.filename === undefined
+        ? `form-data; name="${part.name}"`
+        : `form-data; name="${part.name}"; filename="${part.filename}"`;
+    const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
+    chunks.push(typeof part.value === 'string' ? Buffer.from(part.value) : part.value);
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export function postUpload(app: App, token: string | undefined, parts: Part[]) {
+  const body = multipart(parts);
+  return app.inject({
+    method: 'POST',
+    url: '/api/images/export',
+    headers: { ...body.headers, ...(token === undefined ? {} : bearer(token)) },
+    payload: body.payload,
+  });
+}
+
+export interface UploadOptions {
+  title?: string;
+  categoryId?: number;
+  tags?: string[];
+  bytes?: Buffer;
+}
+
+/** Uploads through the real endpoint, as the web app does (SPEC §7 fields). */
+export async function uploadImage(
+  app: App,
+  user: TestUser,
+  options: UploadOptions = {},
+): Promise<{ id_image: number; filename: string }> {
+  const response = await postUpload(app, user.token, [
+    {
+      name: 'file',
+      value: options.bytes ?? (await jpegBytes()),
+      filename: 'foto.jpg',
+      contentType: 'image/jpeg',
+    },
+    { name: 'title', value: options.title ?? 'foto.jpg' },
+    { name: 'category_id', value: String(options.categoryId ?? 1) },
+    { name: 'tags', value: JSON.stringify(options.tags ?? []) },
+  ]);
+  if (response.statusCode !== 201) {
+    throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json();
+}
+
+/**
+ * Makes an image public the way approval does: status, publication time and the approved
+ * counts of its category and tags.
+ */
+export async function approve(app: App, imageId: number, publishedAt = new Date()): Promise<void> {
+  await app.ctx.database.db
+    .updateTable('images')
+    .set({ status: 'approved', published_at: publishedAt.toISOString() })
+    .where('id_image', '=', imageId)
+    .execute();
+  await app.ctx.taxonomy.recountAll();
+}
+
+export async function createCategory(app: App, nome: string): Promise<number> {
+  const row = await app.ctx.database.db
+    .insertInto('categories')
+    .values({ nome, nome_key: nome.toLowerCase(), created_at: new Date().toISOString() })
+    .returning('id_categoria')
+    .executeTakeFirstOrThrow();
+  return row.id_categoria;
+}
+
+/** Uploads and approves: a public image in one call. */
+export async function publishedImage(
+  app: App,
+  user: TestUser,
+  options: UploadOptions & { publishedAt?: Date } = {},
+): Promise<{ id_image: number; filename: string }> {
+  const image = await uploadImage(app, user, options);
+  await approve(app, image.id_image, options.publishedAt);
+  return image;
+}

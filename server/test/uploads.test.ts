@@ -1,0 +1,215 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import {
+  jpegBytes,
+  pngBytes,
+  pngClaiming,
+  postUpload,
+  uploadImage,
+  webpBytes,
+} from './helpers/images.js';
+
+let t: TestApp;
+let user: TestUser;
+beforeAll(async () => {
+  t = await buildTestApp();
+  user = await createUser(t.app);
+});
+afterAll(() => t.close());
+
+const imagesDir = () => path.join(t.config.dataDir, 'images');
+
+async function storedFiles(): Promise<string[]> {
+  const entries = await fs.readdir(imagesDir(), { recursive: true }).catch(() => []);
+  return entries.map(String).filter((name) => name.endsWith('.webp') || name.endsWith('.tmp'));
+}
+
+async function imageCount(): Promise<number> {
+  const row = await t.app.ctx.database.db
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const filePart = (value: Buffer, filename = 'foto.jpg', contentType = 'image/jpeg') => ({
+  name: 'file',
+  value,
+  filename,
+  contentType,
+});
+
+describe('POST /api/images/export', () => {
+  it('refuses anonymous uploads before reading the body', async () => {
+    const response = await postUpload(t.app, undefined, [filePart(await jpegBytes())]);
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['JPEG', () => jpegBytes(), 'image/jpeg'],
+    ['PNG', () => pngBytes(), 'image/png'],
+    ['WebP', () => webpBytes(), 'image/webp'],
+  ])('stores a %s as a pending WebP with thumbnails', async (_, make, contentType) => {
+    const response = await postUpload(t.app, user.token, [
+      filePart(await make(), 'muro.img', contentType),
+      { name: 'title', value: 'Muro di via Roma.jpg' },
+      { name: 'category_id', value: '1' },
+      { name: 'tags', value: '["Roma", "amore", " roma "]' },
+    ]);
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toEqual({
+      id_image: expect.any(Number),
+      filename: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.webp$/),
+      status: 'pending',
+    });
+    for (const folder of ['', 'display', 'thumbs']) {
+      const stored = await fs.readFile(path.join(imagesDir(), folder, body.filename));
+      expect((await sharp(stored).metadata()).format).toBe('webp');
+    }
+    const own = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/images',
+      headers: bearer(user.token),
+    });
+    const mine = own.json().images.find((image: { id_image: number }) => image.id_image === body.id_image);
+    expect(mine).toMatchObject({
+      status: 'pending',
+      rejection_reason: null,
+      titolo_img: 'Muro di via Roma',
+      width: 64,
+      height: 48,
+      category: { id_categoria: 1, nome: 'Non categorizzata' },
+    });
+    expect(mine.tags.map((tag: { nome: string }) => tag.nome).sort()).toEqual(['Roma', 'amore']);
+    expect(mine.placeholder).toMatch(/^[A-Za-z0-9+/=]+$/);
+  });
+
+  it('strips every piece of metadata, GPS included, and applies the orientation', async () => {
+    const bytes = await jpegBytes({
+      width: 80,
+      height: 40,
+      orientation: 6,
+      exif: {
+        IFD0: { Make: 'Telefono', Copyright: 'Mario Rossi' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 53/1 0/1' },
+      },
+    });
+    expect((await sharp(bytes).metadata()).exif).toBeDefined();
+    const { filename } = await uploadImage(t.app, user, { bytes });
+    const stored = await fs.readFile(path.join(imagesDir(), filename));
+    const metadata = await sharp(stored).metadata();
+    expect(metadata.exif).toBeUndefined();
+    expect(metadata.xmp).toBeUndefined();
+    expect(stored.includes(Buffer.from('Mario Rossi'))).toBe(false);
+    // Orientation 6 turns the 80×40 picture upright: 40×80.
+    expect([metadata.width, metadata.height]).toEqual([40, 80]);
+  });
+
+  it('keeps a polyglot file’s trailing payload out of the stored file', async () => {
+    const polyglot = Buffer.concat([
+      await jpegBytes(),
+      Buffer.from('<html><script>alert(1)</script></html>'),
+    ]);
+    const { filename } = await uploadImage(t.app, user, { bytes: polyglot });
+    const stored = await fs.readFile(path.join(imagesDir(), filename));
+    expect(stored.includes(Buffer.from('<script>'))).toBe(false);
+  });
+
+  describe('refusals leave nothing behind', () => {
+    const pixelFlood = () => pngClaiming(20_000, 20_000);
+
+    it.each([
+      [
+        'a file over 5 MB',
+        async () => [filePart(Buffer.concat([await jpegBytes(), Buffer.alloc(5 * 1024 * 1024)]))],
+        413,
+        'Il file è troppo grande. La dimensione massima è 5MB.',
+      ],
+      [
+        'a GIF',
+        () => [filePart(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), 'x.gif', 'image/gif')],
+        415,
+        'Formato file non supportato. Usa JPG, PNG o WEBP.',
+      ],
+      [
+        'HTML renamed .jpg',
+        () => [filePart(Buffer.from('<!doctype html><script>alert(1)</script>'))],
+        415,
+        'Formato file non supportato. Usa JPG, PNG o WEBP.',
+      ],
+      [
+        'an SVG with script named .png',
+        () => [
+          filePart(
+            Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+            'x.png',
+            'image/png',
+          ),
+        ],
+        415,
+        'Formato file non supportato. Usa JPG, PNG o WEBP.',
+      ],
+      ['an empty file', () => [filePart(Buffer.alloc(0))], 400, 'Il file è vuoto.'],
+      [
+        'a truncated JPEG',
+        async () => [filePart((await jpegBytes({ width: 400, height: 300 })).subarray(0, 600))],
+        400,
+        'Il file è danneggiato o non è un’immagine valida.',
+      ],
+      [
+        'a pixel flood (a 20000×20000 PNG header)',
+        async () => [filePart(await pixelFlood(), 'x.png', 'image/png')],
+        400,
+        'L’immagine è troppo grande: al massimo 40 megapixel.',
+      ],
+      ['no file', () => [{ name: 'title', value: 'niente' }], 400, 'Seleziona un’immagine da caricare.'],
+      [
+        'two files',
+        async () => [filePart(await jpegBytes()), filePart(await jpegBytes())],
+        400,
+        'Puoi caricare un solo file alla volta.',
+      ],
+      [
+        'an unknown category',
+        async () => [filePart(await jpegBytes()), { name: 'category_id', value: '9999' }],
+        400,
+        'La categoria scelta non esiste.',
+      ],
+      [
+        'a garbage category',
+        async () => [filePart(await jpegBytes()), { name: 'category_id', value: '1; DROP' }],
+        400,
+        'La categoria scelta non esiste.',
+      ],
+      [
+        'tags that are not a list of names',
+        async () => [filePart(await jpegBytes()), { name: 'tags', value: '[{"a":1}]' }],
+        400,
+        'I tag devono essere un elenco di nomi.',
+      ],
+    ] as const)('refuses %s', async (_, makeParts, status, detail) => {
+      const before = { rows: await imageCount(), files: await storedFiles() };
+      const response = await postUpload(t.app, user.token, await makeParts());
+      expect(response.statusCode).toBe(status);
+      expect(response.json()).toEqual({ detail });
+      expect(await imageCount()).toBe(before.rows);
+      expect(await storedFiles()).toEqual(before.files);
+    });
+
+    it('refuses a JSON body with 415', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/images/export',
+        headers: bearer(user.token),
+        payload: { file: 'no' },
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({ detail: 'Invia il file come modulo multipart/form-data.' });
+    });
+  });
+});
