@@ -128,7 +128,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
   // Decorates reply.sendFile for the image files; serves nothing by itself.
-  await app.register(fastifyStatic, { root: imagesRoot(config.dataDir), serve: false });
+  await app.register(fastifyStatic, {
+    root: imagesRoot(config.dataDir),
+    serve: false,
+    // Each file route sets its own caching: public and immutable, or private.
+    cacheControl: false,
+  });
   await app.register(
     async (api) => {
       for (const routes of [authRoutes, usersRoutes, taxonomyRoutes, imagesRoutes, uploadsRoutes]) {

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { createCategory, publishedImage, uploadImage } from './helpers/images.js';
+
+let t: TestApp;
+let alice: TestUser;
+let bruno: TestUser;
+let amore: number;
+let calcio: number;
+const ids: Record<string, number> = {};
+
+const get = (url: string, token?: string) =>
+  t.app.inject({ method: 'GET', url, headers: token === undefined ? {} : bearer(token) });
+
+const day = (n: number) => new Date(Date.UTC(2026, 10, n, 12));
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  alice = await createUser(t.app, { username: 'alice' });
+  bruno = await createUser(t.app, { username: 'bruno' });
+  amore = await createCategory(t.app, 'messaggi_amore');
+  calcio = await createCategory(t.app, 'messaggi_calcio');
+  ids['old'] = (
+    await publishedImage(t.app, alice, {
+      title: 'Ti amo',
+      categoryId: amore,
+      tags: ['cuore', 'roma'],
+      publishedAt: day(1),
+    })
+  ).id_image;
+  ids['mid'] = (
+    await publishedImage(t.app, alice, {
+      title: 'Forza Roma',
+      categoryId: calcio,
+      tags: ['roma'],
+      publishedAt: day(2),
+    })
+  ).id_image;
+  ids['new'] = (
+    await publishedImage(t.app, bruno, {
+      title: 'Sei la mia luce',
+      categoryId: amore,
+      tags: ['cuore'],
+      publishedAt: day(3),
+    })
+  ).id_image;
+  ids['pending'] = (
+    await uploadImage(t.app, bruno, { title: 'In attesa', categoryId: amore, tags: ['segreto'] })
+  ).id_image;
+});
+afterAll(() => t.close());
+
+const titles = (body: { images: Array<{ titolo_img: string }> }) =>
+  body.images.map((image) => image.titolo_img);
+
+describe('galleries', () => {
+  it('lists approved images newest first with the total, never a pending one', async () => {
+    const response = await get('/api/images');
+    expect(response.statusCode).toBe(200);
+    expect(titles(response.json())).toEqual(['Sei la mia luce', 'Forza Roma', 'Ti amo']);
+    expect(response.json().total).toBe(3);
+  });
+
+  it('pages with skip and limit, clamps big limits and refuses bad ones', async () => {
+    expect(titles((await get('/api/images?skip=1&limit=1')).json())).toEqual(['Forza Roma']);
+    expect((await get('/api/images?limit=100000')).statusCode).toBe(200);
+    for (const query of ['skip=-1', 'limit=0', 'limit=abc', 'skip=1e3x', 'limit=-5']) {
+      const response = await get(`/api/images?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().detail, query).toMatch(/skip|limit/);
+    }
+  });
+
+  it('shows each image with uploader, category, tags and URLs, and no private data', async () => {
+    const [image] = (await get('/api/images?limit=1')).json().images;
+    expect(image).toEqual({
+      id_image: ids['new'],
+      filename: expect.stringMatching(/\.webp$/),
+      titolo_img: 'Sei la mia luce',
+      id_utente: bruno.id,
+      username_uploader: 'bruno',
+      category: { id_categoria: amore, nome: 'messaggi_amore' },
+      tags: [{ id_tag: expect.any(Number), nome: 'cuore' }],
+      interactions: [],
+      likes_count: 0,
+      views_count: 0,
+      shares_count: 0,
+      width: 64,
+      height: 48,
+      placeholder: expect.any(String),
+      image_url: `/static/images/${image.filename}`,
+      display_url: `/static/images/display/${image.filename}`,
+      thumbnail_url: `/api/images/${ids['new']}/thumbnail`,
+      created_at: expect.any(String),
+      published_at: day(3).toISOString(),
+    });
+    expect(JSON.stringify(image)).not.toMatch(/email|password|extracted/);
+  });
+
+  it('filters by category and by tag, with 404 for unknown ones', async () => {
+    expect(titles((await get(`/api/categories/${amore}/images`)).json())).toEqual([
+      'Sei la mia luce',
+      'Ti amo',
+    ]);
+    const tags = (await get('/api/tags')).json() as Array<{ id_tag: number; nome: string }>;
+    const roma = tags.find((tag) => tag.nome === 'roma');
+    expect(titles((await get(`/api/tags/${roma?.id_tag}/images`)).json())).toEqual([
+      'Forza Roma',
+      'Ti amo',
+    ]);
+    expect((await get('/api/categories/9999/images')).json()).toEqual({
+      detail: 'Categoria non trovata',
+    });
+    expect((await get('/api/tags/9999/images')).statusCode).toBe(404);
+    expect((await get('/api/tags/abc/images')).statusCode).toBe(400);
+  });
+
+  it('serves a profile’s images with hasMore', async () => {
+    const first = (await get(`/api/users/${alice.id}/images?limit=1`)).json();
+    expect(titles(first)).toEqual(['Forza Roma']);
+    expect(first.hasMore).toBe(true);
+    const second = (await get(`/api/users/${alice.id}/images?skip=1&limit=1`)).json();
+    expect(second.hasMore).toBe(false);
+    expect((await get('/api/users/9999/images')).json()).toEqual({ detail: 'Utente non trovato' });
+  });
+});
+
+describe('pending images (D4)', () => {
+  it('are a 404 for everyone but their uploader and administrators', async () => {
+    const url = `/api/images/${ids['pending']}`;
+    expect((await get(url)).statusCode).toBe(404);
+    expect((await get(url, alice.token)).json()).toEqual({ detail: 'Immagine non trovata' });
+    expect((await get(url, bruno.token)).json().status).toBe('pending');
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'admin-password' },
+    });
+    expect((await get(url, admin.json().access_token)).statusCode).toBe(200);
+  });
+
+  it('keep their files private, reachable by signed URL or by the uploader', async () => {
+    const own = (await get('/api/users/me/images', bruno.token)).json();
+    const pending = own.images.find((image: { id_image: number }) => image.id_image === ids['pending']);
+    const plain = `/static/images/${pending.filename}`;
+    expect((await get(plain)).statusCode).toBe(404);
+    expect((await get(plain, alice.token)).statusCode).toBe(404);
+    expect((await get(plain, bruno.token)).statusCode).toBe(200);
+    expect(pending.image_url).toMatch(/\?exp=\d+&sig=/);
+    const signed = await get(pending.image_url);
+    expect(signed.statusCode).toBe(200);
+    expect(signed.headers['cache-control']).toBe('private, max-age=3600');
+    expect((await get(pending.thumbnail_url)).statusCode).toBe(200);
+    const tampered = pending.image_url.replace(/sig=.*$/, `sig=${'A'.repeat(43)}`);
+    expect((await get(tampered)).statusCode).toBe(404);
+    // A signature is for one file only.
+    const otherFile = pending.display_url.replace(/\?.*$/, '') + pending.image_url.slice(pending.image_url.indexOf('?'));
+    expect((await get(otherFile)).statusCode).toBe(404);
+  });
+
+  it('are not counted anywhere public', async () => {
+    const categories = (await get('/api/categories')).json() as Array<{ id_categoria: number; count: number }>;
+    expect(categories.find((c) => c.id_categoria === amore)?.count).toBe(2);
+    const tags = (await get('/api/tags')).json() as Array<{ nome: string }>;
+    expect(tags.map((tag) => tag.nome)).not.toContain('segreto');
+    const profile = (await get(`/api/users/${bruno.id}/profile`)).json();
+    expect(profile.user.stats.total_images).toBe(1);
+  });
+});
+
+describe('image files', () => {
+  it('serve approved files publicly with long-lived caching, ETags and no sniffing', async () => {
+    const detail = (await get(`/api/images/${ids['old']}`)).json();
+    for (const url of [detail.image_url, detail.display_url, detail.thumbnail_url]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toBe('image/webp');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toContain('sandbox');
+      expect(response.headers['etag']).toBeDefined();
+      const again = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'if-none-match': String(response.headers['etag']) },
+      });
+      expect(again.statusCode).toBe(304);
+    }
+  });
+
+  it.each([
+    '/static/images/..%2F..%2Fjwt-secret',
+    '/static/images/../jwt-secret',
+    '/static/images/%2e%2e%2fjwt-secret',
+    '/static/images/jwt-secret',
+    '/static/images/display/..%2F..%2Fjwt-secret',
+    '/static/images/nonexistent_name_1234567.webp',
+  ])('never serves anything outside the stored images: %s', async (url) => {
+    const response = await get(url);
+    expect([400, 404]).toContain(response.statusCode);
+    expect(response.body).not.toMatch(/^[A-Za-z0-9_-]{40,}$/);
+  });
+});
+
+describe('categories and tags', () => {
+  it('lists categories with their approved counts, and the popular ones', async () => {
+    const all = (await get('/api/categories/')).json();
+    expect(all.map((c: { nome: string }) => c.nome)).toEqual([
+      'messaggi_amore',
+      'messaggi_calcio',
+      'Non categorizzata',
+    ]);
+    const popular = (await get('/api/categories/popular?limit=1')).json();
+    expect(popular).toEqual([
+      { id_categoria: amore, nome: 'messaggi_amore', count: 2, created_at: expect.any(String) },
+    ]);
+    expect((await get(`/api/categories/${calcio}`)).json()).toMatchObject({
+      nome: 'messaggi_calcio',
+      count: 1,
+    });
+    expect((await get('/api/categories/424242')).statusCode).toBe(404);
+  });
+
+  it('lists the tags in use with image_count and finds one by id', async () => {
+    const tags = (await get('/api/tags')).json() as Array<{ id_tag: number; nome: string; image_count: number }>;
+    expect(tags.map((tag) => [tag.nome, tag.image_count])).toEqual([
+      ['cuore', 2],
+      ['roma', 2],
+    ]);
+    const first = tags[0]!;
+    expect((await get(`/api/tags/${first.id_tag}`)).json()).toMatchObject({ nome: 'cuore' });
+    expect((await get('/api/tags/424242')).json()).toEqual({ detail: 'Tag non trovato' });
+  });
+});
+
+describe('related and trending', () => {
+  it('puts images sharing tags and category first and never the image itself', async () => {
+    const related = (await get(`/api/images/${ids['old']}/related`)).json();
+    expect(related.images.map((image: { id_image: number }) => image.id_image)).toEqual([
+      ids['new'],
+      ids['mid'],
+    ]);
+    expect(related.total).toBe(2);
+    expect((await get(`/api/images/${ids['pending']}/related`)).statusCode).toBe(404);
+  });
+
+  it('ranks trending by recent activity and fills up with the rest', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/images/${ids['mid']}/interactions`,
+      headers: bearer(bruno.token),
+      payload: { id_tipo_interazione: 1 },
+    });
+    t.app.ctx.images.invalidateTrending();
+    const trending = (await get('/api/trending-images')).json();
+    expect(trending.images[0].id_image).toBe(ids['mid']);
+    expect(trending.images).toHaveLength(3);
+  });
+});

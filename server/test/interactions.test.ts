@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { publishedImage, uploadImage } from './helpers/images.js';
+
+let t: TestApp;
+let owner: TestUser;
+let fan: TestUser;
+let imageId: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  owner = await createUser(t.app);
+  fan = await createUser(t.app);
+  imageId = (await publishedImage(t.app, owner, { title: 'Muro' })).id_image;
+});
+afterAll(() => t.close());
+
+const interact = (id: number, type: unknown, token?: string, remoteAddress?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/images/${id}/interactions`,
+    headers: token === undefined ? {} : bearer(token),
+    payload: { id_tipo_interazione: type },
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
+  });
+
+const summary = async (id: number, token?: string) =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/images/${id}/interactions`,
+      headers: token === undefined ? {} : bearer(token),
+    })
+  ).json();
+
+describe('reactions (D5)', () => {
+  it.each([
+    [1, 'likes', 'is_liked'],
+    [2, 'favorites', 'is_favorited'],
+    [4, 'sad', 'is_sad'],
+    [5, 'dislikes', 'is_disliked'],
+    [6, 'wow', 'is_wow'],
+  ])('toggles type %i on and off with its counter', async (type, count, flag) => {
+    const on = await interact(imageId, type, fan.token);
+    expect(on.json()).toEqual({ action: 'added' });
+    expect((await summary(imageId, fan.token)).interactions_count[count]).toBe(1);
+    expect((await summary(imageId, fan.token))[flag]).toBe(true);
+    // Flags are the viewer's own: someone else sees the count, not the flag.
+    expect((await summary(imageId, owner.token))[flag]).toBe(false);
+
+    const off = await interact(imageId, type, fan.token);
+    expect(off.json()).toEqual({ action: 'removed' });
+    expect((await summary(imageId, fan.token)).interactions_count[count]).toBe(0);
+  });
+
+  it('asks anonymous visitors to log in, and refuses bad types and images', async () => {
+    const anonymous = await interact(imageId, 1);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ detail: 'Devi effettuare l’accesso per reagire alle immagini.' });
+    expect((await interact(imageId, 3, fan.token)).json()).toEqual({
+      detail: 'Per scaricare un’immagine usa il pulsante Scarica.',
+    });
+    for (const type of [0, 8, -1, 'like', null, 1.5]) {
+      const response = await interact(imageId, type, fan.token);
+      expect(response.statusCode, String(type)).toBe(400);
+    }
+    expect((await interact(999999, 1, fan.token)).statusCode).toBe(404);
+    const pending = await uploadImage(t.app, owner);
+    expect((await interact(pending.id_image, 1, fan.token)).statusCode).toBe(404);
+  });
+
+  it('stays consistent under 20 concurrent toggles of the same like', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => interact(imageId, 1, fan.token)),
+    );
+    expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    const rows = await t.app.ctx.database.db
+      .selectFrom('interactions')
+      .select('id_interazione')
+      .where('id_image', '=', imageId)
+      .where('id_utente', '=', fan.id)
+      .where('id_tipo_interazione', '=', 1)
+      .execute();
+    const state = await summary(imageId, fan.token);
+    expect(rows.length).toBeLessThanOrEqual(1);
+    expect(state.interactions_count.likes).toBe(rows.length);
+    expect(state.is_liked).toBe(rows.length === 1);
+  });
+
+  it('shows only the requesting user’s own reactions on the image', async () => {
+    const other = await createUser(t.app);
+    await interact(imageId, 6, other.token);
+    const asFan = (
+      await t.app.inject({ method: 'GET', url: `/api/images/${imageId}`, headers: bearer(fan.token) })
+    ).json();
+    expect(asFan.interactions.every((i: { id_utente: number }) => i.id_utente === fan.id)).toBe(true);
+    const asAnonymous = (await t.app.inject({ method: 'GET', url: `/api/images/${imageId}` })).json();
+    expect(asAnonymous.interactions).toEqual([]);
+    expect(asAnonymous.wow_count).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('views (D5)', () => {
+  it('count once per viewer in 24 hours, anonymous ones by a hashed address', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    expect((await interact(image, 7, undefined, '203.0.113.7')).json()).toEqual({ action: 'added' });
+    expect((await interact(image, 7, undefined, '203.0.113.99')).json()).toEqual({
+      action: 'exists',
+    });
+    expect((await interact(image, 7, undefined, '198.51.100.1')).json()).toEqual({
+      action: 'added',
+    });
+    expect((await interact(image, 7, fan.token)).json()).toEqual({ action: 'added' });
+    expect((await interact(image, 7, fan.token)).json()).toEqual({ action: 'exists' });
+    expect((await summary(image)).interactions_count.views).toBe(3);
+
+    const keys = await t.app.ctx.database.db
+      .selectFrom('interactions')
+      .select(['viewer_key', 'id_utente'])
+      .where('id_image', '=', image)
+      .execute();
+    const stored = JSON.stringify(keys);
+    expect(stored).not.toContain('203.0.113');
+    expect(stored).not.toContain('198.51.100');
+    expect(keys.filter((key) => key.id_utente === null)).toHaveLength(2);
+  });
+});
+
+describe('GET /api/images/{id}/download', () => {
+  it('sends the file to a logged-in user and counts every download', async () => {
+    const image = await publishedImage(t.app, owner, { title: 'Città è bella!' });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}/download` }))
+        .statusCode,
+    ).toBe(401);
+    for (let i = 0; i < 2; i += 1) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/images/${image.id_image}/download`,
+        headers: bearer(fan.token),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/webp');
+      expect(response.headers['content-disposition']).toBe(
+        `attachment; filename=muri-parlanti-${image.id_image}-citta-e-bella.webp`,
+      );
+      expect(response.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
+    }
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}` })).json();
+    expect(detail.downloads_count).toBe(2);
+    expect(detail.shares_count).toBe(2);
+  });
+
+  it('refuses a pending image to others without counting', async () => {
+    const pending = await uploadImage(t.app, owner);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/images/${pending.id_image}/download`,
+      headers: bearer(fan.token),
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('liked images are private (D5)', () => {
+  it('are listed for their owner only', async () => {
+    const image = (await publishedImage(t.app, owner, { title: 'Da amare' })).id_image;
+    await interact(image, 1, fan.token);
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/liked-images',
+      headers: bearer(fan.token),
+    });
+    expect(mine.json().images.map((i: { titolo_img: string }) => i.titolo_img)).toContain('Da amare');
+    const byId = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${fan.id}/liked-images`,
+      headers: bearer(fan.token),
+    });
+    expect(byId.json().total).toBe(mine.json().total);
+
+    const spy = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${fan.id}/liked-images`,
+      headers: bearer(owner.token),
+    });
+    expect(spy.statusCode).toBe(403);
+    expect(spy.json()).toEqual({ detail: 'Non hai i permessi per accedere a questa pagina.' });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/users/${fan.id}/liked-images` })).statusCode,
+    ).toBe(401);
+  });
+});
