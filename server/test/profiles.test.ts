@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { publishedImage, uploadImage } from './helpers/images.js';
+
+let t: TestApp;
+let artist: TestUser;
+let fan: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  artist = await createUser(t.app, { username: 'artista' });
+  fan = await createUser(t.app);
+  const image = await publishedImage(t.app, artist);
+  await publishedImage(t.app, artist);
+  await uploadImage(t.app, artist);
+  await t.app.inject({
+    method: 'POST',
+    url: `/api/images/${image.id_image}/interactions`,
+    headers: bearer(fan.token),
+    payload: { id_tipo_interazione: 1 },
+  });
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token?: string) =>
+  t.app.inject({ method, url, headers: token === undefined ? {} : bearer(token) });
+
+describe('GET /api/users/{id}/profile', () => {
+  it('shows name, date, followers and figures of approved images, never the e-mail', async () => {
+    const response = await call('GET', `/api/users/${artist.id}/profile`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      user: {
+        id_utente: artist.id,
+        username: 'artista',
+        created_at: expect.any(String),
+        followers_count: 0,
+        stats: { total_images: 2, total_likes: 1 },
+      },
+      is_following: false,
+    });
+    expect(response.body).not.toContain('@');
+  });
+
+  it('answers "me" for the logged-in user and 401 without a session', async () => {
+    const me = await call('GET', '/api/users/me/profile', artist.token);
+    expect(me.json().user.id_utente).toBe(artist.id);
+    expect((await call('GET', '/api/users/me/profile')).statusCode).toBe(401);
+  });
+
+  it('hides unknown, deactivated and malformed ids', async () => {
+    expect((await call('GET', '/api/users/999999/profile')).json()).toEqual({
+      detail: 'Utente non trovato',
+    });
+    const gone = await createUser(t.app);
+    await t.app.ctx.database.db
+      .updateTable('users')
+      .set({ is_active: 0 })
+      .where('id_utente', '=', gone.id)
+      .execute();
+    expect((await call('GET', `/api/users/${gone.id}/profile`)).statusCode).toBe(404);
+    for (const id of ['0', '-1', 'abc', '1.5', "1' OR 1=1"]) {
+      expect((await call('GET', `/api/users/${encodeURIComponent(id)}/profile`)).statusCode).toBe(400);
+    }
+  });
+});
+
+describe('follows', () => {
+  it('follows and unfollows, idempotently, answering the state', async () => {
+    const followed = await call('POST', `/api/users/${artist.id}/follow`, fan.token);
+    expect(followed.json()).toEqual({ is_following: true, followers_count: 1 });
+    expect((await call('POST', `/api/users/${artist.id}/follow`, fan.token)).json()).toEqual({
+      is_following: true,
+      followers_count: 1,
+    });
+    expect((await call('GET', `/api/users/${artist.id}/is-following`, fan.token)).json()).toEqual({
+      is_following: true,
+      followers_count: 1,
+    });
+    expect((await call('GET', `/api/users/${artist.id}/profile`, fan.token)).json()).toMatchObject({
+      is_following: true,
+      user: { followers_count: 1 },
+    });
+    expect((await call('GET', `/api/users/${artist.id}/is-following`)).json()).toEqual({
+      is_following: false,
+      followers_count: 1,
+    });
+
+    const unfollowed = await call('DELETE', `/api/users/${artist.id}/unfollow`, fan.token);
+    expect(unfollowed.json()).toEqual({ is_following: false, followers_count: 0 });
+    expect((await call('DELETE', `/api/users/${artist.id}/unfollow`, fan.token)).statusCode).toBe(200);
+  });
+
+  it('refuses following yourself, unknown users and anonymous callers', async () => {
+    const self = await call('POST', `/api/users/${fan.id}/follow`, fan.token);
+    expect(self.statusCode).toBe(400);
+    expect(self.json()).toEqual({ detail: 'Non puoi seguire te stesso.' });
+    expect((await call('POST', '/api/users/me/follow', fan.token)).statusCode).toBe(400);
+    expect((await call('POST', '/api/users/999999/follow', fan.token)).statusCode).toBe(404);
+    expect((await call('POST', `/api/users/${artist.id}/follow`)).statusCode).toBe(401);
+    expect((await call('DELETE', `/api/users/${artist.id}/unfollow`)).statusCode).toBe(401);
+    const count = await t.app.ctx.database.db
+      .selectFrom('follows')
+      .select('follower_id')
+      .where('followed_id', '=', artist.id)
+      .execute();
+    expect(count).toEqual([]);
+  });
+});
