@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -127,6 +128,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(lifecyclePlugin);
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
+  // Collects every route's schemas into the OpenAPI document served at /api/docs.
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Muri Parlanti API',
+        version: '1.0.0',
+        description: 'The API of the Muri Parlanti gallery. Errors are JSON {detail} in Italian.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+  });
   // Decorates reply.sendFile for the image files; serves nothing by itself.
   await app.register(fastifyStatic, {
     root: imagesRoot(config.dataDir),
@@ -139,6 +153,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       for (const routes of [authRoutes, usersRoutes, taxonomyRoutes, imagesRoutes, uploadsRoutes]) {
         await api.register(routes, { ctx });
       }
+      api.get('/docs', { schema: { hide: true } }, () => app.swagger());
     },
     { prefix: '/api' },
   );

@@ -108,3 +108,29 @@ describe('error contract (D2)', () => {
     expect(text).not.toContain('segreto');
   });
 });
+
+describe('GET /api/docs', () => {
+  it('serves the OpenAPI document generated from the route schemas', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.info.title).toBe('Muri Parlanti API');
+    for (const path of [
+      '/api/auth/login',
+      '/api/auth/register',
+      '/api/users/me',
+      '/api/images',
+      '/api/images/{id}',
+      '/api/images/{id}/interactions',
+      '/api/images/export',
+      '/api/trending-images',
+      '/api/categories',
+      '/api/tags/{id}',
+      '/api/users/{id}/profile',
+    ]) {
+      expect(Object.keys(document.paths), path).toContain(path);
+    }
+    expect(JSON.stringify(document.paths['/api/auth/register'])).toContain('age_confirmed');
+  });
+});
