@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { createJobHandlers } from './jobs/handlers.js';
+import { createOcrEngine } from './jobs/image-analysis/ocr.js';
+import { createWorker, type JobWorker } from './jobs/worker.js';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import fastifyStatic from '@fastify/static';
@@ -20,6 +25,7 @@ import { createImagesService } from './modules/images/images.service.js';
 import { imagesRoot } from './modules/images/images.storage.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
+import { createSearchService } from './modules/search/search.service.js';
 import { taxonomyRoutes } from './modules/taxonomy/taxonomy.routes.js';
 import { createTaxonomyService } from './modules/taxonomy/taxonomy.service.js';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.js';
@@ -41,12 +47,24 @@ export interface BuildOptions {
 
 export type App = FastifyInstance & { readonly ctx: AppContext };
 
+function loggerOptions(config: AppConfig): pino.LoggerOptions {
+  return {
+    level: config.logLevel,
+    // Privacy (D9): requests are logged without client addresses or credentials.
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      err: pino.stdSerializers.err,
+    },
+  };
+}
+
 /** Wires the services together; each gets only what it needs. */
 function createContext(
   config: AppConfig,
   database: DatabaseHandle,
   clock: Clock,
   secret: string,
+  jobs: JobWorker,
 ): AppContext {
   const { db } = database;
   const tokens = createTokenService(secret);
@@ -66,7 +84,9 @@ function createContext(
     images,
     interactions: createInteractionsService(db, clock, images, createViewerKeys(secret)),
     follows: createFollowsService(db, clock, users),
-    uploads: createUploadsService(db, clock, config.dataDir, taxonomy),
+    uploads: createUploadsService(db, clock, config.dataDir, taxonomy, jobs),
+    search: createSearchService(db, database.dialect),
+    jobs,
   });
 }
 
@@ -80,11 +100,26 @@ const JSON_BODY_LIMIT = 256 * 1024;
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config.database);
+  const log =
+    options.logStream === undefined
+      ? pino(loggerOptions(config))
+      : pino(loggerOptions(config), options.logStream);
+  // One OCR thread for the process, started on the first job that needs it.
+  const ocr = createOcrEngine();
+  const jobs = createWorker({
+    database,
+    clock,
+    log,
+    handlers: createJobHandlers(database, { dataDir: config.dataDir, ocr }),
+    // One job at a time: OCR is CPU-bound and requests come first.
+    concurrency: 1,
+  });
   let ctx: AppContext;
   try {
     await migrateToLatest(database.db);
+    await fs.mkdir(imagesRoot(config.dataDir), { recursive: true });
     const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
-    ctx = createContext(config, database, clock, secret);
+    ctx = createContext(config, database, clock, secret, jobs);
 
     const generated = await ctx.users.ensureAdministrator(config.admin);
     if (generated !== undefined) options.onGeneratedAdministrator?.(generated);
@@ -94,14 +129,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
 
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
-      // Privacy (D9): requests are logged without client addresses or credentials.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      },
-    },
+    loggerInstance: log,
     genReqId: () => randomUUID(),
     // Request ids are ours: a client-chosen one could forge or collide with log lines.
     requestIdHeader: false,
@@ -123,7 +151,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // The API speaks JSON; a route that takes plain text (the rejection reason, D4) adds its own
   // parser, so everywhere else a text body is a clear 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onClose', () => database.close());
+  if (config.jobsInServer) {
+    app.addHook('onReady', async () => {
+      jobs.start();
+    });
+  }
+  // One hook, so the order is certain: jobs in hand finish before the database closes.
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await ocr.terminate();
+    await database.close();
+  });
 
   await app.register(lifecyclePlugin);
   await app.register(errorsPlugin);

@@ -18,6 +18,8 @@ export interface AppConfig {
   readonly mailFrom: string;
   readonly admin: AdminBootstrap | undefined;
   readonly demoContent: boolean;
+  /** D10: the job worker runs inside the server unless it runs as its own process. */
+  readonly jobsInServer: boolean;
   readonly logLevel: LogLevel;
   /** Where the built web app lives; its index.html answers every client-side route. */
   readonly webDistDir: string;
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mailFrom: parseMailFrom(read('MAIL_FROM')),
     admin: parseAdmin(adminUsername, adminPassword, read('ADMIN_EMAIL')),
     demoContent: parseFlag('DEMO_CONTENT', read('DEMO_CONTENT'), true),
+    jobsInServer: parseFlag('JOBS_IN_SERVER', read('JOBS_IN_SERVER'), true),
     logLevel: parseLogLevel(read('LOG_LEVEL')),
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
   });
@@ -89,6 +92,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     mailFrom: 'Muri Parlanti <noreply@localhost>',
     admin: undefined,
     demoContent: true,
+    jobsInServer: true,
     logLevel: 'info',
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
     ...overrides,

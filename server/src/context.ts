@@ -1,5 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { JobWorker } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
 import type { AuthService } from './modules/auth/auth.service.js';
 import type { TokenService } from './modules/auth/tokens.js';
@@ -7,6 +8,7 @@ import type { FollowsService } from './modules/follows/follows.service.js';
 import type { FileUrlSigner } from './modules/images/file-urls.js';
 import type { ImagesService } from './modules/images/images.service.js';
 import type { InteractionsService } from './modules/interactions/interactions.service.js';
+import type { SearchService } from './modules/search/search.service.js';
 import type { TaxonomyService } from './modules/taxonomy/taxonomy.service.js';
 import type { UploadsService } from './modules/uploads/uploads.service.js';
 import type { UsersService } from './modules/users/users.service.js';
@@ -28,4 +30,7 @@ export interface AppContext {
   readonly interactions: InteractionsService;
   readonly follows: FollowsService;
   readonly uploads: UploadsService;
+  readonly search: SearchService;
+  /** The job worker of this process; started with the app when jobsInServer is on. */
+  readonly jobs: JobWorker;
 }

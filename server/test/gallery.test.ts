@@ -103,7 +103,7 @@ describe('galleries', () => {
       'Sei la mia luce',
       'Ti amo',
     ]);
-    const tags = (await get('/api/tags')).json() as Array<{ id_tag: number; nome: string }>;
+    const tags = (await get('/api/tags')).json<Array<{ id_tag: number; nome: string }>>();
     const roma = tags.find((tag) => tag.nome === 'roma');
     expect(titles((await get(`/api/tags/${roma?.id_tag}/images`)).json())).toEqual([
       'Forza Roma',
@@ -142,7 +142,9 @@ describe('pending images (D4)', () => {
 
   it('keep their files private, reachable by signed URL or by the uploader', async () => {
     const own = (await get('/api/users/me/images', bruno.token)).json();
-    const pending = own.images.find((image: { id_image: number }) => image.id_image === ids['pending']);
+    const pending = own.images.find(
+      (image: { id_image: number }) => image.id_image === ids['pending'],
+    );
     const plain = `/static/images/${pending.filename}`;
     expect((await get(plain)).statusCode).toBe(404);
     expect((await get(plain, alice.token)).statusCode).toBe(404);
@@ -155,14 +157,18 @@ describe('pending images (D4)', () => {
     const tampered = pending.image_url.replace(/sig=.*$/, `sig=${'A'.repeat(43)}`);
     expect((await get(tampered)).statusCode).toBe(404);
     // A signature is for one file only.
-    const otherFile = pending.display_url.replace(/\?.*$/, '') + pending.image_url.slice(pending.image_url.indexOf('?'));
+    const otherFile =
+      pending.display_url.replace(/\?.*$/, '') +
+      pending.image_url.slice(pending.image_url.indexOf('?'));
     expect((await get(otherFile)).statusCode).toBe(404);
   });
 
   it('are not counted anywhere public', async () => {
-    const categories = (await get('/api/categories')).json() as Array<{ id_categoria: number; count: number }>;
+    const categories = (await get('/api/categories')).json<
+      Array<{ id_categoria: number; count: number }>
+    >();
     expect(categories.find((c) => c.id_categoria === amore)?.count).toBe(2);
-    const tags = (await get('/api/tags')).json() as Array<{ nome: string }>;
+    const tags = (await get('/api/tags')).json<Array<{ nome: string }>>();
     expect(tags.map((tag) => tag.nome)).not.toContain('segreto');
     const profile = (await get(`/api/users/${bruno.id}/profile`)).json();
     expect(profile.user.stats.total_images).toBe(1);
@@ -223,7 +229,9 @@ describe('categories and tags', () => {
   });
 
   it('lists the tags in use with image_count and finds one by id', async () => {
-    const tags = (await get('/api/tags')).json() as Array<{ id_tag: number; nome: string; image_count: number }>;
+    const tags = (await get('/api/tags')).json<
+      Array<{ id_tag: number; nome: string; image_count: number }>
+    >();
     expect(tags.map((tag) => [tag.nome, tag.image_count])).toEqual([
       ['cuore', 2],
       ['roma', 2],
@@ -256,5 +264,25 @@ describe('related and trending', () => {
     const trending = (await get('/api/trending-images')).json();
     expect(trending.images[0].id_image).toBe(ids['mid']);
     expect(trending.images).toHaveLength(3);
+  });
+});
+
+describe('GET /api/search', () => {
+  it('finds approved images by title, tag and uploader, best matches first', async () => {
+    const roma = (await get('/api/search?query=Roma')).json();
+    expect(titles(roma)).toEqual(['Forza Roma', 'Ti amo']);
+    expect(roma.total).toBe(2);
+    expect(titles((await get('/api/search?query=bruno')).json())).toEqual(['Sei la mia luce']);
+    expect(titles((await get('/api/search?query=luci')).json())).toEqual(['Sei la mia luce']);
+    expect(titles((await get('/api/search?query=ATTESA')).json())).toEqual([]);
+    expect(titles((await get('/api/search?query=roma&skip=1&limit=1')).json())).toEqual(['Ti amo']);
+  });
+
+  it('refuses a blank or missing query in Italian', async () => {
+    for (const url of ['/api/search?query=%20%20', '/api/search?query=%21%3F', '/api/search']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ detail: 'Inserisci un testo da cercare.' });
+    }
   });
 });

@@ -57,7 +57,9 @@ describe('reactions (D5)', () => {
   it('asks anonymous visitors to log in, and refuses bad types and images', async () => {
     const anonymous = await interact(imageId, 1);
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ detail: 'Devi effettuare l’accesso per reagire alle immagini.' });
+    expect(anonymous.json()).toEqual({
+      detail: 'Devi effettuare l’accesso per reagire alle immagini.',
+    });
     expect((await interact(imageId, 3, fan.token)).json()).toEqual({
       detail: 'Per scaricare un’immagine usa il pulsante Scarica.',
     });
@@ -92,10 +94,18 @@ describe('reactions (D5)', () => {
     const other = await createUser(t.app);
     await interact(imageId, 6, other.token);
     const asFan = (
-      await t.app.inject({ method: 'GET', url: `/api/images/${imageId}`, headers: bearer(fan.token) })
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/images/${imageId}`,
+        headers: bearer(fan.token),
+      })
     ).json();
-    expect(asFan.interactions.every((i: { id_utente: number }) => i.id_utente === fan.id)).toBe(true);
-    const asAnonymous = (await t.app.inject({ method: 'GET', url: `/api/images/${imageId}` })).json();
+    expect(asFan.interactions.every((i: { id_utente: number }) => i.id_utente === fan.id)).toBe(
+      true,
+    );
+    const asAnonymous = (
+      await t.app.inject({ method: 'GET', url: `/api/images/${imageId}` })
+    ).json();
     expect(asAnonymous.interactions).toEqual([]);
     expect(asAnonymous.wow_count).toBeGreaterThanOrEqual(1);
   });
@@ -104,7 +114,9 @@ describe('reactions (D5)', () => {
 describe('views (D5)', () => {
   it('count once per viewer in 24 hours, anonymous ones by a hashed address', async () => {
     const image = (await publishedImage(t.app, owner)).id_image;
-    expect((await interact(image, 7, undefined, '203.0.113.7')).json()).toEqual({ action: 'added' });
+    expect((await interact(image, 7, undefined, '203.0.113.7')).json()).toEqual({
+      action: 'added',
+    });
     expect((await interact(image, 7, undefined, '203.0.113.99')).json()).toEqual({
       action: 'exists',
     });
@@ -147,7 +159,9 @@ describe('GET /api/images/{id}/download', () => {
       );
       expect(response.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
     }
-    const detail = (await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}` })).json();
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}` })
+    ).json();
     expect(detail.downloads_count).toBe(2);
     expect(detail.shares_count).toBe(2);
   });
@@ -172,7 +186,9 @@ describe('liked images are private (D5)', () => {
       url: '/api/users/me/liked-images',
       headers: bearer(fan.token),
     });
-    expect(mine.json().images.map((i: { titolo_img: string }) => i.titolo_img)).toContain('Da amare');
+    expect(mine.json().images.map((i: { titolo_img: string }) => i.titolo_img)).toContain(
+      'Da amare',
+    );
     const byId = await t.app.inject({
       method: 'GET',
       url: `/api/users/${fan.id}/liked-images`,

@@ -61,7 +61,9 @@ describe('GET /api/users/{id}/profile', () => {
       .execute();
     expect((await call('GET', `/api/users/${gone.id}/profile`)).statusCode).toBe(404);
     for (const id of ['0', '-1', 'abc', '1.5', "1' OR 1=1"]) {
-      expect((await call('GET', `/api/users/${encodeURIComponent(id)}/profile`)).statusCode).toBe(400);
+      expect((await call('GET', `/api/users/${encodeURIComponent(id)}/profile`)).statusCode).toBe(
+        400,
+      );
     }
   });
 });
@@ -89,7 +91,9 @@ describe('follows', () => {
 
     const unfollowed = await call('DELETE', `/api/users/${artist.id}/unfollow`, fan.token);
     expect(unfollowed.json()).toEqual({ is_following: false, followers_count: 0 });
-    expect((await call('DELETE', `/api/users/${artist.id}/unfollow`, fan.token)).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/users/${artist.id}/unfollow`, fan.token)).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses following yourself, unknown users and anonymous callers', async () => {

@@ -33,7 +33,7 @@ async function imageCount(): Promise<number> {
     .selectFrom('images')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 const filePart = (value: Buffer, filename = 'foto.jpg', contentType = 'image/jpeg') => ({
@@ -76,7 +76,9 @@ describe('POST /api/images/export', () => {
       url: '/api/users/me/images',
       headers: bearer(user.token),
     });
-    const mine = own.json().images.find((image: { id_image: number }) => image.id_image === body.id_image);
+    const mine = own
+      .json()
+      .images.find((image: { id_image: number }) => image.id_image === body.id_image);
     expect(mine).toMatchObject({
       status: 'pending',
       rejection_reason: null,
@@ -167,7 +169,12 @@ describe('POST /api/images/export', () => {
         400,
         'L’immagine è troppo grande: al massimo 40 megapixel.',
       ],
-      ['no file', () => [{ name: 'title', value: 'niente' }], 400, 'Seleziona un’immagine da caricare.'],
+      [
+        'no file',
+        () => [{ name: 'title', value: 'niente' }],
+        400,
+        'Seleziona un’immagine da caricare.',
+      ],
       [
         'two files',
         async () => [filePart(await jpegBytes()), filePart(await jpegBytes())],

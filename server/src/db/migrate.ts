@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initialSchema from './migrations/2026-11-21T1430-initial-schema.js';
+import * as search from './migrations/2026-11-21T1500-search.js';
 import type { Database } from './tables.js';
 
 /*
@@ -8,6 +9,7 @@ import type { Database } from './tables.js';
  */
 const migrations: Record<string, Migration> = {
   '2026-11-21T1430-initial-schema': initialSchema,
+  '2026-11-21T1500-search': search,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -6,3 +6,60 @@
 export function foldKey(value: string): string {
   return value.normalize('NFC').toLocaleLowerCase('it-IT');
 }
+
+/**
+ * Letters that NFKD leaves whole (they are not "letter + accent"), spelled out so that
+ * 'STRAßE' and 'strasse', or 'cœur' and 'coeur', fold alike.
+ */
+const SPELLED_OUT: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+/**
+ * Text folded for grouping and search (D7): two readings of the same writing should fold to the
+ * same string even when they differ in case, accents, punctuation or spacing. Steps:
+ * NFKD (which also splits ligatures and full-width forms), diacritics stripped, lower case,
+ * a few OCR confusions repaired, anything that is not a letter or digit turned into a space,
+ * spaces collapsed.
+ *
+ * The OCR repairs are deliberately conservative, touching only characters that cannot be what
+ * the writer meant where they stand (see repairOcrConfusions); numbers such as '2000', 'h24' or
+ * 'covid19' are left alone. Near-misses beyond that are the grouping's job (fuzzy matching),
+ * not this function's.
+ */
+export function foldText(text: string): string {
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/gu, (letter) => SPELLED_OUT[letter] ?? letter);
+  return repairOcrConfusions(folded)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Repairs, on lower-cased text, the OCR slips that are unambiguous in context:
+ * - '|' touching a letter is an 'i' read as a bar ('t|' → 'ti', 'g|ulia' → 'giulia');
+ * - a lone '0' in a word of two or more letters is an 'o' ('am0re', 'am0' → 'amo');
+ * - a lone '1' between two letters is an 'i' ('c1ao' → 'ciao'); at a word's edge it could as
+ *   well be an 'l' or a real number, so it stays.
+ * "Lone" means not next to another digit, so real numbers never change.
+ */
+function repairOcrConfusions(text: string): string {
+  const bars = text.replace(/\|(?=\p{L})|(?<=\p{L})\|/gu, 'i');
+  return bars.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    if (!/[01]/.test(word)) return word;
+    const letters = word.match(/\p{L}/gu)?.length ?? 0;
+    if (letters < 2) return word;
+    return word.replace(/(?<!\p{N})0(?!\p{N})/gu, 'o').replace(/(?<=\p{L})1(?=\p{L})/gu, 'i');
+  });
+}

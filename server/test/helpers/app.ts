@@ -36,6 +36,8 @@ export async function buildTestApp(
     jwtSecret: TEST_JWT_SECRET,
     admin: TEST_ADMIN,
     demoContent: false,
+    // Tests run jobs themselves (ctx.jobs.runUntilIdle()) when they want them.
+    jobsInServer: false,
     logLevel: 'warn',
     ...overrides,
   });

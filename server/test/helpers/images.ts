@@ -133,6 +133,7 @@ export async function approve(app: App, imageId: number, publishedAt = new Date(
     .where('id_image', '=', imageId)
     .execute();
   await app.ctx.taxonomy.recountAll();
+  await app.ctx.search.reindexImage(imageId);
 }
 
 export async function createCategory(app: App, nome: string): Promise<number> {

@@ -38,5 +38,5 @@ export async function countFollowers(db: Executor, userId: number): Promise<numb
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('followed_id', '=', userId)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }

@@ -16,7 +16,11 @@ const SignedQuery = Type.Object({
   sig: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
-const FOLDER: Record<ImageVariant, string> = { original: '', display: 'display/', thumb: 'thumbs/' };
+const FOLDER: Record<ImageVariant, string> = {
+  original: '',
+  display: 'display/',
+  thumb: 'thumbs/',
+};
 
 /**
  * The image files (D1): `/static/images/{filename}` (and its display/ and thumbs/ sizes) and
@@ -26,10 +30,7 @@ const FOLDER: Record<ImageVariant, string> = { original: '', display: 'display/'
  * File names are checked against the stored-name pattern and then looked up in the database,
  * so no request path ever reaches the file system unchecked.
  */
-export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
-  app,
-  { ctx },
-) => {
+export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   async function serve(
     request: FastifyRequest,
     reply: FastifyReply,

@@ -83,7 +83,7 @@ function selectImages(db: Executor): ImageQuery {
       'i.views_count',
       'i.created_at',
       'i.published_at',
-    ]) as unknown as ImageQuery;
+    ]);
 }
 
 /**
@@ -159,7 +159,7 @@ export async function countApproved(db: Executor, filter: GalleryFilter): Promis
       break;
   }
   const row = await query.executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 /** The uploader's own images of every status, newest upload first ('Carica' tab). */
@@ -179,7 +179,7 @@ export async function countOwn(db: Executor, userId: number): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('id_utente', '=', userId)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return row.n;
 }
 
 export function findImageById(db: Executor, id: number): Promise<ImageRow | undefined> {

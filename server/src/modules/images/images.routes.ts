@@ -106,10 +106,42 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['images'],
         summary: 'The 20 images with most activity over the last 7 days (D6)',
-        response: { 200: Type.Object({ images: Type.Array(GalleryImage) }), ...errorResponses(401) },
+        response: {
+          200: Type.Object({ images: Type.Array(GalleryImage) }),
+          ...errorResponses(401),
+        },
       },
     },
     (request) => images.trending(request.user),
+  );
+
+  app.get(
+    '/search',
+    {
+      onRequest: app.guards.optional,
+      schema: {
+        tags: ['images'],
+        summary:
+          'Approved images matching title, text on the wall, tags, category or uploader, best first (D6)',
+        querystring: Type.Object({
+          query: Type.String({
+            title: 'query',
+            maxLength: 200,
+            errorMessage: {
+              maxLength: 'La ricerca può contenere al massimo 200 caratteri.',
+              required: 'Inserisci un testo da cercare.',
+            },
+          }),
+          ...GalleryQuery.properties,
+        }),
+        response: { 200: ImageList, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const page = toPage(request.query, GALLERY_PAGE);
+      const found = await ctx.search.search(request.query.query, page.skip, page.limit);
+      return { images: await images.inOrder(found.ids, request.user), total: found.total };
+    },
   );
 
   app.get(
@@ -166,7 +198,13 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         params: IdParams,
         body: InteractionBody,
         response: {
-          200: Type.Object({ action: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('exists')]) }),
+          200: Type.Object({
+            action: Type.Union([
+              Type.Literal('added'),
+              Type.Literal('removed'),
+              Type.Literal('exists'),
+            ]),
+          }),
           ...errorResponses(400, 401, 404),
         },
       },

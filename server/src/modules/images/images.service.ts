@@ -5,7 +5,12 @@ import { notFound } from '../../lib/errors.js';
 import type { FileUrlSigner } from './file-urls.js';
 import * as repo from './images.repository.js';
 import type { GalleryFilter, ImageRow, Page } from './images.repository.js';
-import { toGalleryImage, toImageDetail, toOwnImage, type ImageExtras } from './images.presenters.js';
+import {
+  toGalleryImage,
+  toImageDetail,
+  toOwnImage,
+  type ImageExtras,
+} from './images.presenters.js';
 
 export const IMAGE_MESSAGES = {
   notFound: 'Immagine non trovata',

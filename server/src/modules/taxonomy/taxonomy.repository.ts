@@ -40,7 +40,11 @@ export function listUsed(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[
 }
 
 /** The top N by approved image count (served by categories_by_count / tags_by_count). */
-export function listPopular(db: Executor, taxonomy: Taxonomy, limit: number): Promise<TaxonomyRow[]> {
+export function listPopular(
+  db: Executor,
+  taxonomy: Taxonomy,
+  limit: number,
+): Promise<TaxonomyRow[]> {
   return table(db, taxonomy)
     .where('t.image_count', '>', 0)
     .orderBy('t.image_count', 'desc')
@@ -54,7 +58,9 @@ export function findById(
   taxonomy: Taxonomy,
   id: number,
 ): Promise<TaxonomyRow | undefined> {
-  return table(db, taxonomy).where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id).executeTakeFirst();
+  return table(db, taxonomy)
+    .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id)
+    .executeTakeFirst();
 }
 
 export function findByKeys(
@@ -63,7 +69,10 @@ export function findByKeys(
   keys: readonly string[],
 ): Promise<Array<TaxonomyRow & { nome_key: string }>> {
   if (keys.length === 0) return Promise.resolve([]);
-  return table(db, taxonomy).select('t.nome_key').where('t.nome_key', 'in', [...keys]).execute();
+  return table(db, taxonomy)
+    .select('t.nome_key')
+    .where('t.nome_key', 'in', [...keys])
+    .execute();
 }
 
 export async function insert(

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
 import * as repo from './taxonomy.repository.js';
 import type { TaxonomyRow } from './taxonomy.repository.js';
@@ -9,6 +9,8 @@ import type { TaxonomyRow } from './taxonomy.repository.js';
 export const TAXONOMY_MESSAGES = {
   categoryNotFound: 'Categoria non trovata',
   tagNotFound: 'Tag non trovato',
+  blankName: 'Il nome non può essere vuoto.',
+  categoryExists: 'Esiste già una categoria con questo nome.',
 } as const;
 
 /** Category 1 exists always (D4, D6). */
@@ -94,8 +96,25 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     await repo.setImageTags(tx, imageId, await resolveTagNames(names, tx));
   }
 
+  /** D6: names are unique case-insensitively. */
+  async function createCategory(name: string): Promise<TaxonomyRow> {
+    const nome = name.normalize('NFC').replace(/\s+/gu, ' ').trim();
+    if (nome === '') throw badRequest(TAXONOMY_MESSAGES.blankName);
+    try {
+      return await repo.insert(db, 'categories', {
+        nome,
+        nome_key: foldKey(nome),
+        created_at: clock.now().toISOString(),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(TAXONOMY_MESSAGES.categoryExists);
+      throw error;
+    }
+  }
+
   return {
     assignTags,
+    createCategory,
     getCategory,
     getTag,
     resolveTagNames,

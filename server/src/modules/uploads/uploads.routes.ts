@@ -61,7 +61,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       onRequest: app.guards.user,
       schema: {
         tags: ['uploads'],
-        summary: 'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
+        summary:
+          'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
         consumes: ['multipart/form-data'],
         response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415) },
       },

@@ -12,6 +12,7 @@ import {
 import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { insertImage } from './uploads.repository.js';
+import { enqueueImageAnalysis } from '../../jobs/image-analysis/image-analysis.job.js';
 
 /** SPEC §5 and §9: 5 MB. */
 export const DEFAULT_UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -79,7 +80,7 @@ export function createUploadsService(
   clock: Clock,
   dataDir: string,
   taxonomy: TaxonomyService,
-  hooks: { afterUpload?: (imageId: number) => Promise<void> } = {},
+  jobs: { wake(): void },
 ) {
   return {
     /**
@@ -127,6 +128,8 @@ export function createUploadsService(
             created_at: clock.now().toISOString(),
           });
           await taxonomy.assignTags(id, input.tags, trx);
+          // In the same transaction: an image is never left without its analysis job.
+          await enqueueImageAnalysis(trx, clock, id);
           return id;
         });
       } catch (error) {
@@ -134,7 +137,7 @@ export function createUploadsService(
         await deleteImageFiles(dataDir, filename);
         throw error;
       }
-      await hooks.afterUpload?.(imageId);
+      jobs.wake();
       return { id_image: imageId, filename, status: 'pending' as const };
     },
   };

@@ -63,5 +63,5 @@ export async function profileStats(
     .where('id_utente', '=', userId)
     .where('status', '=', 'approved')
     .executeTakeFirstOrThrow();
-  return { total_images: Number(row.total_images), total_likes: Number(row.total_likes) };
+  return { total_images: row.total_images, total_likes: row.total_likes };
 }

@@ -1,0 +1,315 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import type { ImageStatus } from '../../db/tables.js';
+import type { SearchDocument } from './search.text.js';
+
+/*
+ * All the SQL of search. The index is `image_search` (migration 2026-11-21T1500-search): an
+ * FTS5 table on SQLite, a table of weighted tsvectors on PostgreSQL. Both hold ready-made
+ * stems (search.text.ts), so matching is identical; only ranking formulas differ (bm25 and
+ * ts_rank_cd), with the same field weights.
+ */
+
+export type SearchOrder = 'relevance' | 'newest';
+
+/**
+ * How many matches a search considers at most: the most recently uploaded ones (highest
+ * id_image). Ranking, sorting and counting a bounded set keeps a word found in a third of a
+ * million images as fast as a rare one; beyond the cap, `total` stops at the cap and `capped`
+ * says so.
+ */
+export const SEARCH_CANDIDATE_CAP = 2000;
+
+/**
+ * Field weights, title first. SQLite's bm25 takes them per column in table order; PostgreSQL's
+ * ts_rank_cd takes them as {D, C, B, A}, and the fields are stored with weights A..D in the
+ * same order. The title and the tags weigh well above the OCR text, which is long and noisy.
+ */
+const WEIGHTS = { title: 1.0, tags: 0.4, body: 0.2, author: 0.1 } as const;
+
+export interface SearchQuery {
+  /** Stems, every one required. */
+  terms: readonly string[];
+  /** Whether the last stem also matches longer words that start with it. */
+  prefixLast: boolean;
+  skip: number;
+  limit: number;
+  order: SearchOrder;
+}
+
+export interface SearchPage {
+  /** Approved image ids of the requested page, best (or newest) first. */
+  ids: number[];
+  /** Approved images matching, counted among the candidates (so at most the cap). */
+  total: number;
+  /** True when there were more matches than the cap: `total` is then a lower bound. */
+  capped: boolean;
+}
+
+/** An image with everything it is found by, as the service turns it into a document. */
+export interface ImageSearchSource {
+  id_image: number;
+  status: ImageStatus;
+  titolo_img: string | null;
+  extracted_text: string | null;
+  category: string | null;
+  username: string | null;
+  tags: string[];
+}
+
+interface Hit {
+  id: number;
+  score: number;
+}
+
+export type SearchRepository = ReturnType<typeof createSearchRepository>;
+
+export function createSearchRepository(
+  db: Executor,
+  dialect: Dialect,
+  options: { candidateCap?: number } = {},
+) {
+  const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
+  const postgres = dialect === 'postgres';
+
+  /**
+   * The candidates: matching documents, highest image id first, at most `cap`. Both engines
+   * walk their index by id and stop at the cap, whatever the number of matches.
+   */
+  function hits(query: SearchQuery, withScore: boolean): RawBuilder<Hit> {
+    if (postgres) {
+      const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
+      const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
+      const score = withScore
+        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery})`
+        : sql`0`;
+      return sql<Hit>`(
+        SELECT id_image AS id, ${score} AS score
+        FROM image_search
+        WHERE document @@ ${tsquery}
+        ORDER BY id_image DESC
+        LIMIT ${cap}
+      )`;
+    }
+    // bm25 is lower for better matches; negated so both engines sort by score descending.
+    const score = withScore
+      ? sql`-bm25(image_search, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.tags)}, ${sql.lit(WEIGHTS.body)}, ${sql.lit(WEIGHTS.author)})`
+      : sql`0`;
+    return sql<Hit>`(
+      SELECT rowid AS id, ${score} AS score
+      FROM image_search
+      WHERE image_search MATCH ${fts5Text(query)}
+      ORDER BY rowid DESC
+      LIMIT ${cap}
+    )`;
+  }
+
+  return {
+    /** Stores or replaces the document of one image. */
+    async upsertImageDocument(id_image: number, document: SearchDocument): Promise<void> {
+      if (postgres) {
+        // Guarded by EXISTS: an image deleted meanwhile gets no document (nor an FK error).
+        await sql`
+          INSERT INTO image_search (id_image, document)
+          SELECT ${id_image},
+            setweight(to_tsvector('simple', ${document.title}), 'A')
+            || setweight(to_tsvector('simple', ${document.tags}), 'B')
+            || setweight(to_tsvector('simple', ${document.body}), 'C')
+            || setweight(to_tsvector('simple', ${document.author}), 'D')
+          WHERE EXISTS (SELECT 1 FROM images WHERE id_image = ${id_image})
+          ON CONFLICT (id_image) DO UPDATE SET document = excluded.document
+        `.execute(db);
+        return;
+      }
+      // CAST: better-sqlite3 binds JavaScript numbers as REAL, and FTS5 wants integer rowids.
+      await sql`
+        INSERT OR REPLACE INTO image_search (rowid, title, tags, body, author)
+        VALUES (CAST(${id_image} AS INTEGER), ${document.title}, ${document.tags},
+          ${document.body}, ${document.author})
+      `.execute(db);
+    },
+
+    async removeImageDocument(id_image: number): Promise<void> {
+      if (postgres) {
+        await sql`DELETE FROM image_search WHERE id_image = ${id_image}`.execute(db);
+        return;
+      }
+      // CAST matters here: FTS5 ignores a REAL rowid constraint, which would delete every row.
+      await sql`DELETE FROM image_search WHERE rowid = CAST(${id_image} AS INTEGER)`.execute(db);
+    },
+
+    /**
+     * Drops documents of images that are gone or no longer approved. PostgreSQL deletes
+     * documents with their image by foreign key, SQLite cannot; a maintenance job may call this
+     * after bulk deletions (stale documents are harmless to results, but take candidate slots).
+     */
+    async removeStaleDocuments(): Promise<number> {
+      const result = postgres
+        ? await sql`
+            DELETE FROM image_search s
+            WHERE NOT EXISTS (
+              SELECT 1 FROM images i WHERE i.id_image = s.id_image AND i.status = 'approved'
+            )`.execute(db)
+        : await sql`
+            DELETE FROM image_search
+            WHERE rowid NOT IN (SELECT id_image FROM images WHERE status = 'approved')
+          `.execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+
+    /**
+     * One page of approved images matching every term. The status is checked on the images
+     * table itself, so an image no longer approved never shows even if its document is stale.
+     */
+    async searchApprovedImages(query: SearchQuery): Promise<SearchPage> {
+      // Materialized: the candidates are read once, then joined and counted.
+      const withHits = db.with(
+        (cte) => cte('hits').materialized(),
+        () => hits(query, query.order === 'relevance'),
+      );
+      const approvedHits = withHits
+        .selectFrom('hits')
+        .innerJoin('images', 'images.id_image', 'hits.id')
+        .where('images.status', '=', 'approved');
+
+      let page = approvedHits.select((eb) => [
+        'images.id_image',
+        eb.fn.countAll<number>().over().as('total'),
+        eb.selectFrom('hits').select(eb.fn.countAll<number>().as('n')).as('hit_count'),
+      ]);
+      if (query.order === 'relevance') page = page.orderBy('hits.score', 'desc');
+      const rows = await page
+        // Approved images always have published_at; NULLS LAST only pins both engines down.
+        .orderBy('images.published_at', (ob) => ob.desc().nullsLast())
+        .orderBy('images.id_image', 'desc')
+        .limit(query.limit)
+        .offset(query.skip)
+        .execute();
+
+      const first = rows[0];
+      if (first !== undefined) {
+        return {
+          ids: rows.map((row) => row.id_image),
+          total: first.total,
+          capped: (first.hit_count ?? 0) >= cap,
+        };
+      }
+      // A page past the end: the window count came with no row, so count on its own.
+      const counts = await withHits
+        .selectNoFrom((eb) => [
+          eb
+            .selectFrom('hits')
+            .innerJoin('images', 'images.id_image', 'hits.id')
+            .where('images.status', '=', 'approved')
+            .select(eb.fn.countAll<number>().as('n'))
+            .as('total'),
+          eb.selectFrom('hits').select(eb.fn.countAll<number>().as('n')).as('hit_count'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { ids: [], total: counts.total ?? 0, capped: (counts.hit_count ?? 0) >= cap };
+    },
+
+    /** The images with what they are found by; ids that do not exist are simply absent. */
+    async loadSources(ids: readonly number[]): Promise<ImageSearchSource[]> {
+      if (ids.length === 0) return [];
+      const images = await db
+        .selectFrom('images')
+        .leftJoin('categories', 'categories.id_categoria', 'images.id_categoria')
+        .leftJoin('users', 'users.id_utente', 'images.id_utente')
+        .select([
+          'images.id_image',
+          'images.status',
+          'images.titolo_img',
+          'images.extracted_text',
+          'categories.nome as category',
+          'users.username',
+        ])
+        .where('images.id_image', 'in', ids)
+        .execute();
+      const tags = await db
+        .selectFrom('image_tags')
+        .innerJoin('tags', 'tags.id_tag', 'image_tags.id_tag')
+        .select(['image_tags.id_image', 'tags.nome'])
+        .where('image_tags.id_image', 'in', ids)
+        .orderBy('image_tags.id_image')
+        .orderBy('tags.nome')
+        .execute();
+      const tagsByImage = new Map<number, string[]>();
+      for (const tag of tags) {
+        const list = tagsByImage.get(tag.id_image) ?? [];
+        list.push(tag.nome);
+        tagsByImage.set(tag.id_image, list);
+      }
+      return images.map((image) => ({ ...image, tags: tagsByImage.get(image.id_image) ?? [] }));
+    },
+
+    /** Approved images of a category (images_public_by_category), for a rename. */
+    async approvedImageIdsInCategory(id_categoria: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('images')
+        .select('id_image')
+        .where('id_categoria', '=', id_categoria)
+        .where('status', '=', 'approved')
+        .execute();
+      return rows.map((row) => row.id_image);
+    },
+
+    /** Approved images carrying a tag (image_tags_by_tag), for a rename. */
+    async approvedImageIdsWithTag(id_tag: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('image_tags')
+        .innerJoin('images', 'images.id_image', 'image_tags.id_image')
+        .select('images.id_image')
+        .where('image_tags.id_tag', '=', id_tag)
+        .where('images.status', '=', 'approved')
+        .execute();
+      return rows.map((row) => row.id_image);
+    },
+
+    /** Approved images of an uploader (images_public_by_user), for a username change. */
+    async approvedImageIdsOfUser(id_utente: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('images')
+        .select('id_image')
+        .where('id_utente', '=', id_utente)
+        .where('status', '=', 'approved')
+        .execute();
+      return rows.map((row) => row.id_image);
+    },
+
+    /** Approved image ids after `afterId`, in id order (primary key), for a full rebuild. */
+    async approvedImageIdsAfter(afterId: number, limit: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('images')
+        .select('id_image')
+        .where('id_image', '>', afterId)
+        .where('status', '=', 'approved')
+        .orderBy('id_image')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id_image);
+    },
+  };
+}
+
+/*
+ * Query texts. Terms are stems made only of letters and digits (search.text.ts), so nothing a
+ * user types can reach either query language as syntax: 'OR', 'NEAR', '*', '-', quotes are
+ * gone or plain words by now. Each term is still quoted and escaped, as a second line of
+ * defence, and the text is always a bound parameter.
+ */
+
+/** FTS5: quoted strings side by side are ANDed; `*` after the last makes it a prefix. */
+function fts5Text(query: SearchQuery): string {
+  const quoted = query.terms.map((term) => `"${term.replaceAll('"', '""')}"`);
+  return quoted.join(' ') + (query.prefixLast ? '*' : '');
+}
+
+/** tsquery: quoted lexemes joined with &; `:*` after the last makes it a prefix. */
+function tsqueryText(query: SearchQuery): string {
+  const quoted = query.terms.map(
+    (term) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
+  );
+  return quoted.join(' & ') + (query.prefixLast ? ':*' : '');
+}

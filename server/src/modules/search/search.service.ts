@@ -1,0 +1,175 @@
+/*
+ * Search of approved images (D6, GET /search): by title, OCR text, tags, category and
+ * uploader, case- and accent-insensitive, with Italian word forms ('muro' finds 'muri').
+ *
+ * Design:
+ * - The words are folded and stemmed here, in TypeScript, with the Italian Snowball stemmer
+ *   (search.text.ts), for documents and queries alike. Each engine then only indexes and
+ *   matches ready-made tokens, so SQLite and PostgreSQL find exactly the same images; their
+ *   own Italian support differs (FTS5 has no Italian stemmer; PostgreSQL's 'italian' config
+ *   has stop words and its own unaccent rules), and would not.
+ * - The document has four weighted fields: title > tags and category > OCR text > username.
+ *   SQLite indexes it in an FTS5 table (ranked by bm25 with column weights), PostgreSQL as a
+ *   tsvector built with setweight(to_tsvector('simple', …)) under a GIN index (ranked by
+ *   ts_rank_cd). 'simple' only lower-cases and splits: stemming already happened, and no
+ *   extension (unaccent, pg_trgm) is needed, so no superuser either.
+ * - Every query word must match; if nothing does, the last word is tried again as a prefix
+ *   (a word still being typed). Only the retry uses prefixes because an indexed prefix of a
+ *   common stem merges many terms, which is cheap only when it is rare.
+ * - Candidate cap (search.repository.ts, SEARCH_CANDIDATE_CAP): a search looks at most at the
+ *   most recently uploaded few thousand matches, found by walking the index by id and
+ *   stopping there. Ranking, sorting by date and counting that bounded set stays fast even
+ *   for a word found in a third of 1M images; `total` then stops at the cap and
+ *   `capped` is true. The price: for such a word, an image uploaded long ago but approved
+ *   only now is outside the candidates until fewer newer uploads share the word.
+ * - Only approved images are indexed (reindexImage removes the others), and searches also
+ *   check images.status, so a stale entry never shows a pending or rejected image.
+ *
+ * Writers keep the index current: the image module calls reindexImage after every write that
+ * changes a searchable field (upload, approval or rejection, title, category, tags, OCR); a
+ * rename of a category, tag or user calls reindexByCategory/ByTag/ByUser. Inside a transaction,
+ * create a service over the transaction: createSearchService(trx, dialect).
+ */
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import { badRequest } from '../../lib/errors.js';
+import {
+  createSearchRepository,
+  type ImageSearchSource,
+  type SearchOrder,
+  type SearchPage,
+} from './search.repository.js';
+import { queryTerms, searchDocument } from './search.text.js';
+
+export type { SearchOrder, SearchPage } from './search.repository.js';
+
+export const SEARCH_MESSAGES = {
+  blankQuery: 'Inserisci un testo da cercare.',
+} as const;
+
+/** Images read and written per round when many are reindexed at once. */
+const REINDEX_BATCH = 200;
+/** A page holds at most this many images, whatever the caller asks. */
+const MAX_PAGE_SIZE = 100;
+/** A prefix of a single letter matches nearly everything: the retry needs at least two. */
+const MIN_PREFIX_LENGTH = 2;
+
+export type SearchService = ReturnType<typeof createSearchService>;
+
+export function createSearchService(
+  db: Executor,
+  dialect: Dialect,
+  options: { candidateCap?: number } = {},
+) {
+  const repo = createSearchRepository(db, dialect, options);
+
+  async function index(source: ImageSearchSource): Promise<void> {
+    if (source.status !== 'approved') {
+      await repo.removeImageDocument(source.id_image);
+      return;
+    }
+    await repo.upsertImageDocument(
+      source.id_image,
+      searchDocument({
+        title: source.titolo_img,
+        tags: source.tags,
+        category: source.category,
+        text: source.extracted_text,
+        username: source.username,
+      }),
+    );
+  }
+
+  /** Rebuilds the documents of these images; ids that are gone or not approved are removed. */
+  async function reindexImages(ids: readonly number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += REINDEX_BATCH) {
+      const batch = unique.slice(start, start + REINDEX_BATCH);
+      const sources = await repo.loadSources(batch);
+      const found = new Set(sources.map((source) => source.id_image));
+      for (const source of sources) await index(source);
+      for (const id of batch) {
+        if (!found.has(id)) await repo.removeImageDocument(id);
+      }
+    }
+  }
+
+  return {
+    reindexImages,
+
+    /** After any write to an image's searchable fields, its status, or its deletion. */
+    reindexImage(id_image: number): Promise<void> {
+      return reindexImages([id_image]);
+    },
+
+    /** After a category rename: its name is part of every document in it. */
+    async reindexByCategory(id_categoria: number): Promise<void> {
+      await reindexImages(await repo.approvedImageIdsInCategory(id_categoria));
+    },
+
+    /**
+     * After a tag rename. (Deleting a tag removes its image_tags rows first, so the caller
+     * collects the image ids before and calls reindexImages with them after.)
+     */
+    async reindexByTag(id_tag: number): Promise<void> {
+      await reindexImages(await repo.approvedImageIdsWithTag(id_tag));
+    },
+
+    /** After a username change. */
+    async reindexByUser(id_utente: number): Promise<void> {
+      await reindexImages(await repo.approvedImageIdsOfUser(id_utente));
+    },
+
+    /** Rebuilds every document, in id order and bounded batches (a repair tool). */
+    async reindexAll(): Promise<number> {
+      let last = 0;
+      let count = 0;
+      for (;;) {
+        const ids = await repo.approvedImageIdsAfter(last, REINDEX_BATCH);
+        const next = ids.at(-1);
+        if (next === undefined) break;
+        await reindexImages(ids);
+        count += ids.length;
+        last = next;
+      }
+      await repo.removeStaleDocuments();
+      return count;
+    },
+
+    /** Drops documents of deleted or unapproved images (SQLite keeps them after a cascade). */
+    removeStaleDocuments(): Promise<number> {
+      return repo.removeStaleDocuments();
+    },
+
+    /**
+     * One page of approved images matching every word of `query`, best matches first
+     * ('relevance', ties by newer publication) or newest first. A query without any word is
+     * a 400 with an Italian message.
+     */
+    async search(
+      query: string,
+      skip = 0,
+      limit = 20,
+      order: SearchOrder = 'relevance',
+    ): Promise<SearchPage> {
+      const terms = queryTerms(query);
+      if (terms.length === 0) throw badRequest(SEARCH_MESSAGES.blankQuery);
+      const page = {
+        terms,
+        skip: wholeNumber(skip, 0, Number.MAX_SAFE_INTEGER, 0),
+        limit: wholeNumber(limit, 1, MAX_PAGE_SIZE, 20),
+        order,
+      };
+      const exact = await repo.searchApprovedImages({ ...page, prefixLast: false });
+      const last = terms.at(-1) ?? '';
+      if (exact.total > 0 || exact.capped || last.length < MIN_PREFIX_LENGTH) return exact;
+      return repo.searchApprovedImages({ ...page, prefixLast: true });
+    },
+  };
+}
+
+/** The route validates skip and limit; this only keeps a direct caller's slip harmless. */
+function wholeNumber(value: number, min: number, max: number, fallback: number): number {
+  if (!Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}

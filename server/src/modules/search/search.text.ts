@@ -1,0 +1,109 @@
+import { stemmer } from '@orama/stemmers/italian';
+
+/*
+ * The text side of search, shared by documents and queries so both are processed identically:
+ * fold (accents, case, punctuation) and stem every word with the Italian Snowball stemmer. The
+ * engines then only match the resulting tokens, which is what makes SQLite and PostgreSQL find
+ * exactly the same images (see search.service.ts).
+ */
+
+/** Longer "words" are noise (hashes, OCR garbage) and PostgreSQL refuses lexemes over 2 KB. */
+const MAX_WORD_LENGTH = 64;
+/**
+ * Words kept per document field. A wall photo's OCR text is short; the bound only keeps a
+ * pathological text from making a huge index entry (PostgreSQL also stops counting positions
+ * at 16383, so words past that would rank differently on the two engines).
+ */
+const MAX_FIELD_WORDS = 2000;
+/** Every query word must match (AND); beyond this many, extra words only cost time. */
+const MAX_QUERY_TERMS = 12;
+/** Latin letters that are not a base letter plus an accent, so NFKD leaves them whole. */
+const PLAIN_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+/**
+ * Lower case, without accents or other marks, with every run of characters that are not
+ * letters or digits turned into one space: 'Città!' → 'citta', 'messaggi_amore' →
+ * 'messaggi amore', "l'amore" → 'l amore'.
+ */
+export function foldForSearch(text: string): string {
+  return (
+    text
+      // NFKD splits 'à' into 'a' + a combining accent and spells out ligatures ('ﬁ' → 'fi').
+      .normalize('NFKD')
+      // After NFKD: compatibility forms may decompose into capitals ('㎁' → 'nA'), and
+      // lower-casing 'İ' yields 'i' + a combining dot, which the next step removes.
+      .toLowerCase()
+      .replace(/\p{M}+/gu, '')
+      .replace(/[ßæœøłđðþı]/gu, (letter) => PLAIN_LETTERS[letter] ?? letter)
+      // '_' and every other punctuation or symbol separate words.
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+  );
+}
+
+/** The folded words of `text`, each reduced to its Italian stem: 'Muri che parlano' → ['mur', 'che', 'parl']. */
+export function stemWords(text: string): string[] {
+  const folded = foldForSearch(text);
+  if (folded === '') return [];
+  const stems: string[] = [];
+  for (const word of folded.split(' ')) {
+    if (word.length > MAX_WORD_LENGTH) continue;
+    const stem = stemmer(word);
+    // The stemmer works on the folded word, so 'città' and 'citta' give the same stem.
+    if (stem !== '') stems.push(stem);
+  }
+  return stems;
+}
+
+/** What an image is found by, as read from the database. */
+export interface SearchDocumentParts {
+  title: string | null;
+  tags: readonly string[];
+  category: string | null;
+  /** The OCR text. */
+  text: string | null;
+  username: string | null;
+}
+
+/**
+ * The stored document: one field per ranking weight, each a space-separated list of stems.
+ * Title weighs most, then tags and category, then the OCR text, then the uploader's name.
+ */
+export interface SearchDocument {
+  title: string;
+  tags: string;
+  body: string;
+  author: string;
+}
+
+function field(...texts: ReadonlyArray<string | null>): string {
+  const stems = texts.flatMap((text) => (text === null ? [] : stemWords(text)));
+  return stems.slice(0, MAX_FIELD_WORDS).join(' ');
+}
+
+export function searchDocument(parts: SearchDocumentParts): SearchDocument {
+  return {
+    title: field(parts.title),
+    tags: field(...parts.tags, parts.category),
+    body: field(parts.text),
+    author: field(parts.username),
+  };
+}
+
+/**
+ * The distinct stems of a query, every one of them required (AND); empty when the query has
+ * no word at all (only spaces or punctuation).
+ */
+export function queryTerms(query: string): string[] {
+  return [...new Set(stemWords(query))].slice(0, MAX_QUERY_TERMS);
+}

@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createUser } from './helpers/factories.js';
+import { approve, uploadImage } from './helpers/images.js';
+
+const require = createRequire(import.meta.url);
+const oswald = require.resolve('@expo-google-fonts/oswald/400Regular/Oswald_400Regular.ttf');
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+/** A light wall with dark writing: what the OCR job must read. */
+async function writing(text: string): Promise<Buffer> {
+  const letters = await sharp({
+    text: {
+      text: `<span foreground="#1a1a1a">${text}</span>`,
+      font: 'Oswald 90',
+      fontfile: oswald,
+      rgba: true,
+    },
+  })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: 1400, height: 700, channels: 3, background: '#e8e0d0' } })
+    .composite([{ input: letters, gravity: 'center' }])
+    .jpeg()
+    .toBuffer();
+}
+
+describe('upload → analysis job → search', () => {
+  it('reads the text on the wall after upload and makes it searchable once approved', async () => {
+    const user = await createUser(t.app);
+    const { id_image } = await uploadImage(t.app, user, {
+      title: 'foto del muro',
+      bytes: await writing('NON MOLLARE MAI'),
+    });
+    const queued = await t.app.ctx.database.db
+      .selectFrom('jobs')
+      .select(['name', 'status'])
+      .execute();
+    expect(queued).toEqual([{ name: 'image.analyse', status: 'queued' }]);
+
+    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(1);
+    const analysed = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select(['text_folded', 'phash'])
+      .where('id_image', '=', id_image)
+      .executeTakeFirstOrThrow();
+    expect(analysed.text_folded).toContain('mollare');
+    expect(analysed.phash).toMatch(/^[0-9a-f]{16}$/);
+
+    await approve(t.app, id_image);
+    const found = await t.app.inject({ method: 'GET', url: '/api/search?query=mollare' });
+    expect(found.json().images.map((image: { id_image: number }) => image.id_image)).toEqual([
+      id_image,
+    ]);
+  });
+});

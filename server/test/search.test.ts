@@ -1,0 +1,464 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImageStatus } from '../src/db/tables.js';
+import { HttpError } from '../src/lib/errors.js';
+import { createSearchRepository } from '../src/modules/search/search.repository.js';
+import { createSearchService, type SearchService } from '../src/modules/search/search.service.js';
+import { foldForSearch, searchDocument, stemWords } from '../src/modules/search/search.text.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let search: SearchService;
+beforeAll(async () => {
+  t = await buildTestApp();
+  search = createSearchService(db(), dialect());
+});
+afterAll(() => t.close());
+
+const db = () => t.app.ctx.database.db;
+const dialect = () => t.app.ctx.database.dialect;
+
+let sequence = 0;
+/** Distinct, increasing timestamps, so "newest" is well defined. */
+function nextTimestamp(): string {
+  sequence += 1;
+  return new Date(Date.UTC(2026, 0, 1, 0, 0, sequence)).toISOString();
+}
+
+async function insertUser(username: string): Promise<number> {
+  const now = nextTimestamp();
+  const row = await db()
+    .insertInto('users')
+    .values({
+      username,
+      username_key: username.toLowerCase(),
+      email: `${username.toLowerCase()}@example.it`,
+      email_key: `${username.toLowerCase()}@example.it`,
+      password_hash: 'not-a-real-hash',
+      is_active: 1,
+      is_superuser: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id_utente')
+    .executeTakeFirstOrThrow();
+  return row.id_utente;
+}
+
+async function insertCategory(nome: string): Promise<number> {
+  const row = await db()
+    .insertInto('categories')
+    .values({ nome, nome_key: nome.toLowerCase(), created_at: nextTimestamp() })
+    .returning('id_categoria')
+    .executeTakeFirstOrThrow();
+  return row.id_categoria;
+}
+
+async function insertTag(nome: string): Promise<number> {
+  const row = await db()
+    .insertInto('tags')
+    .values({ nome, nome_key: nome.toLowerCase(), created_at: nextTimestamp() })
+    .returning('id_tag')
+    .executeTakeFirstOrThrow();
+  return row.id_tag;
+}
+
+let owner: number;
+beforeAll(async () => {
+  owner = await insertUser('proprietario');
+});
+
+interface ImageInput {
+  title?: string | null;
+  text?: string | null;
+  status?: ImageStatus;
+  user?: number;
+  category?: number;
+  tags?: number[];
+  /** Skip reindexImage, to test a document that is missing or stale. */
+  skipIndex?: boolean;
+}
+
+let fileCounter = 0;
+/** An image written directly with Kysely, as the image module would, then reindexed. */
+async function image(input: ImageInput = {}): Promise<number> {
+  fileCounter += 1;
+  const status = input.status ?? 'approved';
+  const createdAt = nextTimestamp();
+  const { id_image } = await db()
+    .insertInto('images')
+    .values({
+      filename: `search-${fileCounter}.webp`,
+      titolo_img: input.title ?? null,
+      extracted_text: input.text ?? null,
+      id_utente: input.user ?? owner,
+      id_categoria: input.category ?? 1,
+      status,
+      mime_type: 'image/webp',
+      size_bytes: 1000,
+      width: 10,
+      height: 10,
+      created_at: createdAt,
+      published_at: status === 'approved' ? nextTimestamp() : null,
+    })
+    .returning('id_image')
+    .executeTakeFirstOrThrow();
+  for (const id_tag of input.tags ?? []) {
+    await db().insertInto('image_tags').values({ id_image, id_tag }).execute();
+  }
+  if (input.skipIndex !== true) await search.reindexImage(id_image);
+  return id_image;
+}
+
+async function ids(query: string, order: 'relevance' | 'newest' = 'relevance') {
+  return (await search.search(query, 0, 50, order)).ids;
+}
+
+describe('search text', () => {
+  it('folds case, accents and punctuation, and stems Italian words', () => {
+    expect(foldForSearch('  Città, PERCHÉ? messaggi_amore l’arte  ')).toBe(
+      'citta perche messaggi amore l arte',
+    );
+    expect(foldForSearch('Straße Ærø ﬁne İstanbul')).toBe('strasse aero fine istanbul');
+    expect(stemWords('Muri che parlano')).toEqual(['mur', 'che', 'parl']);
+    expect(stemWords('muro')).toEqual(stemWords('muri'));
+    expect(stemWords('amore')).toEqual(stemWords('amori'));
+    expect(stemWords('città')).toEqual(stemWords('CITTA'));
+    expect(stemWords(' -- ?! ')).toEqual([]);
+  });
+
+  it('builds a document with one field per weight', () => {
+    expect(
+      searchDocument({
+        title: 'Muri che parlano',
+        tags: ['Street Art'],
+        category: 'messaggi_amore',
+        text: 'Ti amo',
+        username: 'Marco_88',
+      }),
+    ).toEqual({
+      title: 'mur che parl',
+      tags: 'street art messagg amor',
+      body: 'ti amo',
+      author: 'marc 88',
+    });
+  });
+});
+
+describe('search', () => {
+  it("finds Italian word forms: 'muro' → 'Muri che parlano', 'amori' → 'amore'", async () => {
+    const muri = await image({ title: 'Muri che parlano' });
+    const amore = await image({ title: 'Un grande amore' });
+    expect(await ids('muro')).toContain(muri);
+    expect(await ids('amori')).toContain(amore);
+    expect(await ids('amori')).not.toContain(muri);
+  });
+
+  it("ignores accents and case: 'citta' and 'CITTÀ' find 'città'", async () => {
+    const citta = await image({ title: 'La mia città' });
+    expect(await ids('citta')).toContain(citta);
+    expect(await ids('CITTÀ')).toContain(citta);
+    expect(await ids('Città')).toContain(citta);
+  });
+
+  it('finds by tag name, category name (underscores split) and uploader', async () => {
+    const tag = await insertTag('Stencil');
+    const category = await insertCategory('messaggi_calcio');
+    const uploader = await insertUser('Writer_Ottavio');
+    const byTag = await image({ title: 'Senza parole', tags: [tag] });
+    const byCategory = await image({ title: 'Forza ragazzi', category });
+    const byUser = await image({ title: 'Anonimo', user: uploader });
+    const other = await image({ title: 'Altro' });
+
+    expect(await ids('stencil')).toEqual([byTag]);
+    expect(await ids('calcio')).toEqual([byCategory]);
+    expect(await ids('messaggi calcio')).toEqual([byCategory]);
+    expect(await ids('ottavio')).toEqual([byUser]);
+    expect(await ids('Writer_Ottavio')).toEqual([byUser]);
+    expect(await ids('writer ottavio')).not.toContain(other);
+  });
+
+  it('finds the OCR text', async () => {
+    const id = await image({ title: 'Foto', text: 'TI AMO GIULIETTA\nper sempre' });
+    expect(await ids('giulietta')).toEqual([id]);
+    expect(await ids('sempre giulietta')).toEqual([id]);
+  });
+
+  it('finds words in any alphabet', async () => {
+    const id = await image({ title: 'Привет 東京', text: 'İstanbul' });
+    expect(await ids('привет')).toEqual([id]);
+    expect(await ids('東京')).toEqual([id]);
+    expect(await ids('istanbul')).toEqual([id]);
+  });
+
+  it('never shows pending or rejected images, even with a document', async () => {
+    const pending = await image({ title: 'Lampione pendente', status: 'pending' });
+    const rejected = await image({ title: 'Lampione respinto', status: 'rejected' });
+    const approved = await image({ title: 'Lampione approvato' });
+    expect(await ids('lampione')).toEqual([approved]);
+
+    // Documents written behind reindexImage's back (a stale or buggy index) change nothing.
+    const repo = createSearchRepository(db(), dialect());
+    const document = searchDocument({
+      title: 'Lampione',
+      tags: [],
+      category: null,
+      text: null,
+      username: null,
+    });
+    await repo.upsertImageDocument(pending, document);
+    await repo.upsertImageDocument(rejected, document);
+    expect(await ids('lampione')).toEqual([approved]);
+
+    // An approved image rejected without a reindex disappears at once.
+    await db()
+      .updateTable('images')
+      .set({ status: 'rejected' })
+      .where('id_image', '=', approved)
+      .execute();
+    expect(await search.search('lampione')).toEqual({ ids: [], total: 0, capped: false });
+  });
+
+  it('requires every word (AND)', async () => {
+    const both = await image({ title: 'Bicicletta rossa', text: 'sotto il ponte' });
+    const onlyOne = await image({ title: 'Bicicletta blu' });
+    expect(await ids('biciclette')).toEqual(expect.arrayContaining([both, onlyOne]));
+    expect(await ids('biciclette rosse')).toEqual([both]);
+    expect(await ids('bicicletta ponte')).toEqual([both]);
+    expect(await ids('bicicletta verde')).toEqual([]);
+  });
+
+  it('ranks a title match above a match in the OCR text only', async () => {
+    // The OCR-only image is newer, so only the weights can put the title match first.
+    const inTitle = await image({ title: 'Tramonto sul porto', text: 'nulla' });
+    const inText = await image({ title: 'Foto del molo', text: 'un tramonto rosso' });
+    const inTag = await image({ title: 'Molo', tags: [await insertTag('tramonti')] });
+    expect(await ids('tramonto')).toEqual([inTitle, inTag, inText]);
+    // Newest first ignores the weights.
+    expect(await ids('tramonto', 'newest')).toEqual([inTag, inText, inTitle]);
+  });
+
+  it('orders newest first by publication date, then id', async () => {
+    const first = await image({ title: 'Gabbiano uno' });
+    const second = await image({ title: 'Gabbiano due' });
+    const third = await image({ title: 'Gabbiano tre' });
+    // Approved late: published after the others although uploaded before them.
+    await db()
+      .updateTable('images')
+      .set({ published_at: nextTimestamp() })
+      .where('id_image', '=', first)
+      .execute();
+    expect(await ids('gabbiano', 'newest')).toEqual([first, third, second]);
+  });
+
+  it('pages with skip and limit and counts every match', async () => {
+    const all: number[] = [];
+    for (let i = 0; i < 7; i++) all.push(await image({ title: `Lanterna ${i}` }));
+    const newest = [...all].reverse();
+    expect(await search.search('lanterna', 0, 3, 'newest')).toEqual({
+      ids: newest.slice(0, 3),
+      total: 7,
+      capped: false,
+    });
+    expect(await search.search('lanterna', 3, 3, 'newest')).toEqual({
+      ids: newest.slice(3, 6),
+      total: 7,
+      capped: false,
+    });
+    expect(await search.search('lanterna', 6, 3, 'newest')).toEqual({
+      ids: newest.slice(6),
+      total: 7,
+      capped: false,
+    });
+    // Past the end: no ids, still the total.
+    expect(await search.search('lanterna', 20, 3, 'newest')).toEqual({
+      ids: [],
+      total: 7,
+      capped: false,
+    });
+    // Equal relevance: newer first.
+    expect((await search.search('lanterna', 0, 3, 'relevance')).ids).toEqual(newest.slice(0, 3));
+  });
+
+  it('considers at most the candidate cap, newest uploads first, and says so', async () => {
+    const all: number[] = [];
+    for (let i = 0; i < 5; i++) all.push(await image({ title: `Ombrello ${i}` }));
+    const capped = createSearchService(db(), dialect(), { candidateCap: 3 });
+    expect(await capped.search('ombrello', 0, 10, 'newest')).toEqual({
+      ids: all.slice(2).reverse(),
+      total: 3,
+      capped: true,
+    });
+    const ranked = await capped.search('ombrello', 0, 10, 'relevance');
+    expect(ranked.total).toBe(3);
+    expect(ranked.capped).toBe(true);
+    expect([...ranked.ids].sort((a, b) => a - b)).toEqual(all.slice(2));
+  });
+
+  it('retries the last word as a prefix only when nothing matches it whole', async () => {
+    const zanzara = await image({ title: 'Zanzara tigre' });
+    const zanna = await image({ title: 'Zanna' });
+    expect(await ids('zanz')).toEqual([zanzara]);
+    expect(await ids('tigre zanz')).toEqual([zanzara]);
+    expect(new Set(await ids('zan'))).toEqual(new Set([zanzara, zanna]));
+    // A whole-word match wins: no prefix widening then.
+    expect(await ids('zanna')).toEqual([zanna]);
+    // A single letter is never a prefix.
+    expect(await ids('z')).toEqual([]);
+  });
+
+  it('answers a blank query with 400 and an Italian message', async () => {
+    for (const blank of ['', '   ', ' ?! -- ', '"*"', '___']) {
+      const error = await search.search(blank).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toMatchObject({ statusCode: 400, detail: 'Inserisci un testo da cercare.' });
+    }
+  });
+
+  it('treats SQL and FTS metacharacters as plain words, never as syntax', async () => {
+    const muroAmore = await image({ title: 'Muro e amore', text: 'near or not' });
+    const queries = [
+      '"',
+      '"muro',
+      'muro"',
+      "'",
+      "muro'",
+      '*',
+      'muro*',
+      '*muro',
+      'OR',
+      'muro OR amore',
+      'muro AND amore',
+      'NOT muro',
+      'NEAR(',
+      'NEAR(muro amore)',
+      'muro NEAR amore',
+      '-muro',
+      'muro -amore',
+      '%',
+      'mu%ro',
+      '_',
+      'mu_ro',
+      '\\',
+      'muro\\',
+      "'; DROP TABLE images; --",
+      '"; DROP TABLE image_search; --',
+      'title:muro',
+      '{title}: muro',
+      '^muro',
+      'muro:*',
+      'muro & amore | !x',
+      '(muro)',
+      'muro <-> amore',
+      '\u0000muro',
+    ];
+    for (const query of queries) {
+      const result = await search.search(query).catch((error: unknown) => error);
+      if (result instanceof HttpError) {
+        // Only a query with no word at all may be refused, and only as a 400.
+        expect(result.statusCode, query).toBe(400);
+        continue;
+      }
+      expect(result, query).toMatchObject({ ids: expect.any(Array), total: expect.any(Number) });
+    }
+    // Operators are plain words that must match too.
+    expect(await ids('muro OR zebra')).toEqual([]);
+    expect(await ids('muro near')).toEqual([muroAmore]);
+    expect(await ids('muro -amore')).toEqual([muroAmore]);
+    expect(await ids('"muro" AND "amore"')).toEqual([]);
+    expect(await ids('(muro) amore*')).toEqual([muroAmore]);
+    // The tables are still there.
+    await expect(db().selectFrom('images').select('id_image').limit(1).execute()).resolves.toEqual(
+      expect.any(Array),
+    );
+    expect(await ids('muro amore')).toEqual([muroAmore]);
+  });
+
+  it('follows a title change after reindexImage', async () => {
+    const id = await image({ title: 'Vecchio cancello' });
+    await db()
+      .updateTable('images')
+      .set({ titolo_img: 'Nuova finestra' })
+      .where('id_image', '=', id)
+      .execute();
+    // Stale until reindexed: the index is written by the services, not by triggers.
+    expect(await ids('cancello')).toEqual([id]);
+    await search.reindexImage(id);
+    expect(await ids('cancello')).toEqual([]);
+    expect(await ids('finestra')).toEqual([id]);
+  });
+
+  it('follows category, tag and username renames', async () => {
+    const category = await insertCategory('poesia_urbana');
+    const tag = await insertTag('gessetto');
+    const user = await insertUser('poetessa');
+    const id = await image({ title: 'Versi', category, tags: [tag], user });
+    expect(await ids('poesia urbana')).toEqual([id]);
+
+    await db()
+      .updateTable('categories')
+      .set({ nome: 'versi_notturni', nome_key: 'versi_notturni' })
+      .where('id_categoria', '=', category)
+      .execute();
+    await search.reindexByCategory(category);
+    expect(await ids('poesia')).toEqual([]);
+    expect(await ids('notturni')).toEqual([id]);
+
+    await db().updateTable('tags').set({ nome: 'pennarello' }).where('id_tag', '=', tag).execute();
+    await search.reindexByTag(tag);
+    expect(await ids('gessetto')).toEqual([]);
+    expect(await ids('pennarelli')).toEqual([id]);
+
+    await db()
+      .updateTable('users')
+      .set({ username: 'cantastorie' })
+      .where('id_utente', '=', user)
+      .execute();
+    await search.reindexByUser(user);
+    expect(await ids('poetessa')).toEqual([]);
+    expect(await ids('cantastorie')).toEqual([id]);
+  });
+
+  it('removes the document when an image is rejected or deleted', async () => {
+    const id = await image({ title: 'Ringhiera' });
+    expect(await ids('ringhiera')).toEqual([id]);
+    await db()
+      .updateTable('images')
+      .set({ status: 'rejected' })
+      .where('id_image', '=', id)
+      .execute();
+    await search.reindexImage(id);
+    await db()
+      .updateTable('images')
+      .set({ status: 'approved' })
+      .where('id_image', '=', id)
+      .execute();
+    // Approved again but not yet reindexed: it has no document, so it is not found.
+    expect(await ids('ringhiera')).toEqual([]);
+    await search.reindexImage(id);
+    expect(await ids('ringhiera')).toEqual([id]);
+
+    await db().deleteFrom('images').where('id_image', '=', id).execute();
+    await search.reindexImage(id);
+    expect(await ids('ringhiera')).toEqual([]);
+    await expect(search.reindexImage(999_999)).resolves.toBeUndefined();
+  });
+
+  it('rebuilds everything and drops stale documents', async () => {
+    const id = await image({ title: 'Campanile', skipIndex: true });
+    expect(await ids('campanile')).toEqual([]);
+    expect(await search.reindexAll()).toBeGreaterThan(0);
+    expect(await ids('campanile')).toEqual([id]);
+
+    const gone = await image({ title: 'Campanile caduto' });
+    // SQLite keeps the document of a row deleted behind its back; PostgreSQL cascades.
+    await db().deleteFrom('images').where('id_image', '=', gone).execute();
+    await search.removeStaleDocuments();
+    const count =
+      dialect() === 'sqlite'
+        ? sql<{ n: number }>`SELECT count(*) AS n FROM image_search WHERE rowid = ${sql.lit(gone)}`
+        : sql<{ n: number }>`SELECT count(*) AS n FROM image_search WHERE id_image = ${gone}`;
+    expect(Number((await count.execute(db())).rows[0]?.n)).toBe(0);
+    expect(await ids('campanile')).toEqual([id]);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { foldKey, foldText } from '../src/lib/text.js';
+
+describe('foldText', () => {
+  it('folds case, accents, punctuation and spacing', () => {
+    expect(foldText('TI AMO GIULIA!!')).toBe('ti amo giulia');
+    expect(foldText("  L'amore   è\n\teterno…  ")).toBe('l amore e eterno');
+    expect(foldText('Città—PERCHÉ? «Sì»')).toBe('citta perche si');
+    expect(foldText('Ünïcödé İstanbul')).toBe('unicode istanbul');
+  });
+
+  it('gives the same key to two readings of one writing', () => {
+    expect(foldText('Viva la Libertà!')).toBe(foldText('VIVA  LA LIBERTA'));
+  });
+
+  it('expands ligatures, full-width forms and letters NFKD keeps whole', () => {
+    expect(foldText('ﬁne ＡＢＣ')).toBe('fine abc');
+    expect(foldText('STRAßE Cœur Æther Łódź')).toBe('strasse coeur aether lodz');
+  });
+
+  it('turns symbols and emoji into spaces', () => {
+    expect(foldText('#forza_roma ❤️ 4ever @mura')).toBe('forza roma 4ever mura');
+    expect(foldText('¿?!…')).toBe('');
+    expect(foldText('')).toBe('');
+  });
+
+  it('repairs only OCR slips that are unambiguous', () => {
+    expect(foldText('T| AM0 G|ULIA')).toBe('ti amo giulia');
+    expect(foldText('am0re c1ao')).toBe('amore ciao');
+  });
+
+  it('leaves real numbers and ambiguous digits alone', () => {
+    expect(foldText('2000 h24 covid19 100anni')).toBe('2000 h24 covid19 100anni');
+    // At a word's edge a 1 may be an l or a real number; a 0 next to one letter may be a code.
+    expect(foldText('ss1 1love x0')).toBe('ss1 1love x0');
+    // A bar between spaces is a separator, not a letter.
+    expect(foldText('roma | lazio')).toBe('roma lazio');
+  });
+
+  it('does not change foldKey', () => {
+    expect(foldKey('Città')).toBe('città');
+  });
+});
