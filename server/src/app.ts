@@ -25,6 +25,7 @@ import { createImagesService } from './modules/images/images.service.js';
 import { imagesRoot } from './modules/images/images.storage.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
+import { createModerationService } from './modules/moderation/moderation.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { taxonomyRoutes } from './modules/taxonomy/taxonomy.routes.js';
 import { createTaxonomyService } from './modules/taxonomy/taxonomy.service.js';
@@ -72,6 +73,11 @@ function createContext(
   const users = createUsersService(db, clock);
   const taxonomy = createTaxonomyService(db, clock);
   const images = createImagesService(db, clock, fileUrls);
+  const moderation = createModerationService(db, database.dialect, clock, {
+    dataDir: config.dataDir,
+    taxonomy,
+    images,
+  });
   return Object.freeze({
     config,
     database,
@@ -86,6 +92,7 @@ function createContext(
     follows: createFollowsService(db, clock, users),
     uploads: createUploadsService(db, clock, config.dataDir, taxonomy, jobs),
     search: createSearchService(db, database.dialect),
+    moderation,
     jobs,
   });
 }

@@ -8,6 +8,7 @@ import type { FollowsService } from './modules/follows/follows.service.js';
 import type { FileUrlSigner } from './modules/images/file-urls.js';
 import type { ImagesService } from './modules/images/images.service.js';
 import type { InteractionsService } from './modules/interactions/interactions.service.js';
+import type { ModerationService } from './modules/moderation/moderation.service.js';
 import type { SearchService } from './modules/search/search.service.js';
 import type { TaxonomyService } from './modules/taxonomy/taxonomy.service.js';
 import type { UploadsService } from './modules/uploads/uploads.service.js';
@@ -31,6 +32,7 @@ export interface AppContext {
   readonly follows: FollowsService;
   readonly uploads: UploadsService;
   readonly search: SearchService;
+  readonly moderation: ModerationService;
   /** The job worker of this process; started with the app when jobsInServer is on. */
   readonly jobs: JobWorker;
 }

@@ -112,7 +112,19 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     }
   }
 
+  /** An image entering (+1) or leaving (-1) the approved set moves its category and tag counts. */
+  async function adjustApprovedCounts(
+    tx: Executor,
+    imageId: number,
+    categoryId: number,
+    delta: 1 | -1,
+  ): Promise<void> {
+    await repo.adjustCount(tx, 'categories', [categoryId], delta);
+    await repo.adjustCount(tx, 'tags', await repo.tagIdsOfImage(tx, imageId), delta);
+  }
+
   return {
+    adjustApprovedCounts,
     assignTags,
     createCategory,
     getCategory,

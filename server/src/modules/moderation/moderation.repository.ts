@@ -1,0 +1,63 @@
+import type { Executor } from '../../db/executor.js';
+import type { ImageStatus } from '../../db/tables.js';
+
+export interface ModerationTarget {
+  id_image: number;
+  filename: string;
+  status: ImageStatus;
+  id_categoria: number;
+  id_utente: number;
+}
+
+export function findTargetByFilename(
+  db: Executor,
+  filename: string,
+): Promise<ModerationTarget | undefined> {
+  return db
+    .selectFrom('images')
+    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
+    .where('filename', '=', filename)
+    .executeTakeFirst();
+}
+
+export function findTargetById(db: Executor, id: number): Promise<ModerationTarget | undefined> {
+  return db
+    .selectFrom('images')
+    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
+    .where('id_image', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Moves a pending image to its decision; the `status = 'pending'` condition makes two
+ * concurrent decisions on one image end with exactly one winner.
+ */
+export async function decide(
+  db: Executor,
+  id: number,
+  decision: {
+    status: 'approved' | 'rejected';
+    rejection_reason: string | null;
+    reviewed_by: number;
+    at: string;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('images')
+    .set({
+      status: decision.status,
+      rejection_reason: decision.rejection_reason,
+      reviewed_by: decision.reviewed_by,
+      reviewed_at: decision.at,
+      published_at: decision.status === 'approved' ? decision.at : null,
+    })
+    .where('id_image', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteImageRow(db: Executor, id: number): Promise<void> {
+  // image_tags and interactions go with it (ON DELETE CASCADE).
+  await db.deleteFrom('images').where('id_image', '=', id).execute();
+}

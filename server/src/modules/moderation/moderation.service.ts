@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import type { Database, UserRow } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { deleteImageFiles } from '../images/images.storage.js';
+import type { ImagesService } from '../images/images.service.js';
+import { createSearchService } from '../search/search.service.js';
+import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import * as repo from './moderation.repository.js';
+import type { ModerationTarget } from './moderation.repository.js';
+
+export const MODERATION_MESSAGES = {
+  notFound: 'Immagine non trovata',
+  notPending: 'L’immagine non è più in attesa di approvazione: qualcuno l’ha già esaminata.',
+  defaultReason: 'Nessun motivo specificato',
+} as const;
+
+export const REJECTION_REASON_MAX_LENGTH = 1000;
+
+export type Decision = 'approved' | 'rejected';
+
+/** What a decision sets off besides the row: the uploader's e-mail (D8), in the same transaction. */
+export type DecisionHook = (
+  trx: Executor,
+  image: ModerationTarget,
+  decision: Decision,
+  reason: string | null,
+) => Promise<void>;
+
+export type ModerationService = ReturnType<typeof createModerationService>;
+
+/**
+ * The life of an image after upload (D4): approval makes it public, rejection keeps it private
+ * with a reason, deletion removes it everywhere. Each keeps the denormalised counts of its
+ * category and tags and the search index in step, in the same transaction.
+ */
+export function createModerationService(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  clock: Clock,
+  deps: {
+    dataDir: string;
+    taxonomy: TaxonomyService;
+    images: ImagesService;
+    onDecision?: DecisionHook;
+  },
+) {
+  async function decide(
+    filename: string,
+    admin: UserRow,
+    decision: Decision,
+    reason: string | null,
+  ): Promise<ModerationTarget> {
+    const image = await repo.findTargetByFilename(db, filename);
+    if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+    await db.transaction().execute(async (trx) => {
+      const decided = await repo.decide(trx, image.id_image, {
+        status: decision,
+        rejection_reason: decision === 'rejected' ? reason : null,
+        reviewed_by: admin.id_utente,
+        at: clock.now().toISOString(),
+      });
+      if (!decided) throw badRequest(MODERATION_MESSAGES.notPending);
+      if (decision === 'approved') {
+        await deps.taxonomy.adjustApprovedCounts(trx, image.id_image, image.id_categoria, 1);
+      }
+      await createSearchService(trx, dialect).reindexImage(image.id_image);
+      await deps.onDecision?.(trx, image, decision, reason);
+    });
+    deps.images.invalidateTrending();
+    return { ...image, status: decision };
+  }
+
+  return {
+    approve: (filename: string, admin: UserRow) => decide(filename, admin, 'approved', null),
+
+    /** D4: an empty reason becomes 'Nessun motivo specificato'. */
+    reject: (filename: string, admin: UserRow, reason: string) =>
+      decide(
+        filename,
+        admin,
+        'rejected',
+        reason.trim().slice(0, REJECTION_REASON_MAX_LENGTH) || MODERATION_MESSAGES.defaultReason,
+      ),
+
+    /** D4: the row, its tag links, its interactions and its files. */
+    async deleteImage(id: number): Promise<void> {
+      const image = await repo.findTargetById(db, id);
+      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+      await db.transaction().execute(async (trx) => {
+        if (image.status === 'approved') {
+          await deps.taxonomy.adjustApprovedCounts(trx, id, image.id_categoria, -1);
+        }
+        await repo.deleteImageRow(trx, id);
+        // With the row gone, reindexing removes the image's search document.
+        await createSearchService(trx, dialect).reindexImage(id);
+      });
+      // After the commit: a failed transaction must not have lost the files.
+      await deleteImageFiles(deps.dataDir, image.filename);
+      deps.images.invalidateTrending();
+    },
+  };
+}
