@@ -15,6 +15,10 @@ import { migrateToLatest } from './db/migrate.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { loadJwtSecret } from './lib/secrets.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { createAdminService } from './modules/admin/admin.service.js';
+import { moderationRoutes } from './modules/admin/moderation.routes.js';
+import { createErasureService } from './modules/privacy/erasure.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createFollowsService } from './modules/follows/follows.service.js';
@@ -25,7 +29,13 @@ import { createImagesService } from './modules/images/images.service.js';
 import { imagesRoot } from './modules/images/images.storage.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
+import { duplicatesRoutes } from './modules/duplicates/duplicates.routes.js';
+import { createDuplicatesService } from './modules/duplicates/duplicates.service.js';
 import { createModerationService } from './modules/moderation/moderation.service.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { createModerationMailHook } from './modules/mail/moderation-mail.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { taxonomyRoutes } from './modules/taxonomy/taxonomy.routes.js';
 import { createTaxonomyService } from './modules/taxonomy/taxonomy.service.js';
@@ -73,11 +83,17 @@ function createContext(
   const users = createUsersService(db, clock);
   const taxonomy = createTaxonomyService(db, clock);
   const images = createImagesService(db, clock, fileUrls);
+  const settings = createSettingsService(db, clock);
   const moderation = createModerationService(db, database.dialect, clock, {
     dataDir: config.dataDir,
     taxonomy,
     images,
+    // D8: the uploader's e-mail is queued in the decision's own transaction.
+    onDecision: createModerationMailHook({ clock, settings, jobs }),
   });
+  const interactions = createInteractionsService(db, clock, images, createViewerKeys(secret));
+  const search = createSearchService(db, database.dialect);
+  const erasure = createErasureService({ users, moderation, interactions, search });
   return Object.freeze({
     config,
     database,
@@ -85,14 +101,17 @@ function createContext(
     tokens,
     fileUrls,
     users,
-    auth: createAuthService(users, tokens),
+    auth: createAuthService(users, tokens, settings),
     taxonomy,
     images,
-    interactions: createInteractionsService(db, clock, images, createViewerKeys(secret)),
+    interactions,
     follows: createFollowsService(db, clock, users),
     uploads: createUploadsService(db, clock, config.dataDir, taxonomy, jobs),
-    search: createSearchService(db, database.dialect),
+    search,
     moderation,
+    duplicates: createDuplicatesService(db, clock, { fileUrls, taxonomy }),
+    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure }),
+    settings,
     jobs,
   });
 }
@@ -117,7 +136,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     database,
     clock,
     log,
-    handlers: createJobHandlers(database, { dataDir: config.dataDir, ocr }),
+    handlers: createJobHandlers(database, {
+      dataDir: config.dataDir,
+      ocr,
+      mailer: createMailer(config),
+    }),
     // One job at a time: OCR is CPU-bound and requests come first.
     concurrency: 1,
   });
@@ -195,7 +218,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, usersRoutes, taxonomyRoutes, imagesRoutes, uploadsRoutes]) {
+      for (const routes of [
+        authRoutes,
+        usersRoutes,
+        taxonomyRoutes,
+        imagesRoutes,
+        uploadsRoutes,
+        settingsRoutes,
+        adminRoutes,
+        moderationRoutes,
+        duplicatesRoutes,
+      ]) {
         await api.register(routes, { ctx });
       }
       api.get('/docs', { schema: { hide: true } }, () => app.swagger());

@@ -1,7 +1,10 @@
 import type { DatabaseHandle } from '../db/database.js';
+import { createDuplicateIndex } from '../modules/duplicates/duplicates.index.js';
 import { createSearchService } from '../modules/search/search.service.js';
 import { createImageAnalysisJob } from './image-analysis/image-analysis.job.js';
 import type { OcrEngine } from './image-analysis/ocr.js';
+import { createMailJob } from './mail/mail.job.js';
+import type { Mailer } from '../modules/mail/mailer.js';
 import type { AnyJobDefinition } from './worker.js';
 
 /*
@@ -12,6 +15,8 @@ import type { AnyJobDefinition } from './worker.js';
 export interface JobHandlerDeps {
   dataDir: string;
   ocr: OcrEngine;
+  /** SMTP, or the outbox when SMTP_URL is unset (D8). */
+  mailer: Mailer;
 }
 
 export function createJobHandlers(
@@ -19,11 +24,18 @@ export function createJobHandlers(
   deps: JobHandlerDeps,
 ): AnyJobDefinition[] {
   const search = createSearchService(database.db, database.dialect);
+  const duplicates = createDuplicateIndex(database.db);
   return [
     createImageAnalysisJob(database.db, {
-      ...deps,
-      // The text read on the wall becomes searchable as soon as it is known.
-      afterAnalysis: (id) => search.reindexImage(id),
+      dataDir: deps.dataDir,
+      ocr: deps.ocr,
+      // The text read on the wall becomes searchable as soon as it is known, and the text and
+      // hash join the duplicate finder's index (D7).
+      afterAnalysis: async (id) => {
+        await search.reindexImage(id);
+        await duplicates.indexImage(id);
+      },
     }),
+    createMailJob(deps.mailer),
   ];
 }

@@ -5,6 +5,7 @@ import { systemClock } from '../lib/clock.js';
 import { createJobHandlers } from './handlers.js';
 import { createOcrEngine } from './image-analysis/ocr.js';
 import { createWorker, type JobLogger } from './worker.js';
+import { createMailer } from '../modules/mail/mailer.js';
 
 /*
  * The job worker as a process of its own (D10): `node dist/jobs/run-worker.js` (or `tsx
@@ -37,7 +38,11 @@ async function main(): Promise<void> {
     database,
     clock: systemClock,
     log,
-    handlers: createJobHandlers(database, { dataDir: config.dataDir, ocr }),
+    handlers: createJobHandlers(database, {
+      dataDir: config.dataDir,
+      ocr,
+      mailer: createMailer(config),
+    }),
     concurrency: 2,
   });
   worker.start();

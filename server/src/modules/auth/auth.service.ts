@@ -5,6 +5,7 @@ import { USER_MESSAGES } from '../users/users.rules.js';
 import { isUsable, type UsersService } from '../users/users.service.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 import type { TokenService } from './tokens.js';
+import { SETTINGS_MESSAGES, type SettingsService } from '../settings/settings.service.js';
 
 export interface Registration {
   username: string;
@@ -15,7 +16,11 @@ export interface Registration {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService(users: UsersService, tokens: TokenService) {
+export function createAuthService(
+  users: UsersService,
+  tokens: TokenService,
+  settings: Pick<SettingsService, 'get'>,
+) {
   const session = (user: UserRow) => ({
     access_token: issueToken(user),
     token_type: 'bearer' as const,
@@ -27,6 +32,10 @@ export function createAuthService(users: UsersService, tokens: TokenService) {
   }
 
   async function register(input: Registration) {
+    // D7: read now, not at start, so closing registrations takes effect on every server at once.
+    if (!(await settings.get()).registrations_open) {
+      throw forbidden(SETTINGS_MESSAGES.registrationsClosed);
+    }
     if (!input.age_confirmed) throw badRequest(USER_MESSAGES.ageRequired);
     const user = await users.create({ ...input, ageConfirmed: true });
     return session(user);

@@ -311,3 +311,43 @@ export async function allTimeBestImageIds(
   if (excluded.length > 0) query = query.where('id_image', 'not in', [...excluded]);
   return (await query.execute()).map((row) => row.id_image);
 }
+
+/**
+ * The back-office list: images of every status, newest upload first, optionally those whose
+ * title, file name, uploader, category or a tag contains `term` (LIKE metacharacters escaped).
+ */
+export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
+  let query = selectImages(db);
+  const cleaned = term.trim().toLowerCase();
+  if (cleaned !== '') {
+    const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (column: string) =>
+      sql<boolean>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
+    query = query.where((eb) =>
+      eb.or([
+        like('i.titolo_img'),
+        like('i.filename'),
+        like('u.username'),
+        like('c.nome'),
+        eb.exists(
+          eb
+            .selectFrom('image_tags as it')
+            .innerJoin('tags as t', 't.id_tag', 'it.id_tag')
+            .select('it.id_image')
+            .whereRef('it.id_image', '=', 'i.id_image')
+            .where(like('t.nome')),
+        ),
+      ]),
+    );
+  }
+  return query.orderBy('i.created_at', 'desc').orderBy('i.id_image', 'desc').limit(limit).execute();
+}
+
+/** Pending images, oldest first: the moderation queue. */
+export function listPending(db: Executor): Promise<ImageRow[]> {
+  return selectImages(db)
+    .where('i.status', '=', 'pending')
+    .orderBy('i.created_at')
+    .orderBy('i.id_image')
+    .execute();
+}

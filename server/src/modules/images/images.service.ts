@@ -24,6 +24,8 @@ const TRENDING_SIZE = 20;
 const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** Trending is the same for everyone and changes slowly: computed at most once a minute. */
 const TRENDING_CACHE_MS = 60_000;
+/** The back-office list is paged in the browser; beyond this the search box narrows it. */
+export const ADMIN_LIST_LIMIT = 2000;
 
 export type ImagesService = ReturnType<typeof createImagesService>;
 
@@ -158,6 +160,68 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
         trendingCache = { ids: [...recent, ...fill], at: now };
       }
       return { images: await inOrder(trendingCache.ids, viewer) };
+    },
+
+    /** Back-office list (D7): every status, with names of tags and the totals of SPEC §3. */
+    async adminList(term: string) {
+      const rows = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT);
+      const extras = await extrasFor(rows, null);
+      return rows.map((row) => ({
+        id_image: row.id_image,
+        filename: row.filename,
+        titolo_img: row.titolo_img,
+        id_categoria: row.id_categoria,
+        categoria_nome: row.categoria_nome,
+        username: row.username,
+        id_utente: row.id_utente,
+        status: row.status,
+        tags: (extras.get(row.id_image)?.tags ?? []).map((tag) => tag.nome),
+        created_at: row.created_at,
+        thumbnail_url: extras.get(row.id_image)?.urls.thumbnail_url ?? '',
+        stats: {
+          likes: row.likes_count,
+          downloads: row.downloads_count,
+          favorites: row.favorites_count,
+          total_interactions:
+            row.likes_count +
+            row.favorites_count +
+            row.downloads_count +
+            row.sad_count +
+            row.dislikes_count +
+            row.wow_count +
+            row.views_count,
+        },
+      }));
+    },
+
+    /** The moderation queue with what the detail dialog shows (issue 4). */
+    async pending() {
+      const rows = await repo.listPending(db);
+      const extras = await extrasFor(rows, null);
+      return rows.map((row) => {
+        const extra = extras.get(row.id_image);
+        return {
+          id_image: row.id_image,
+          filename: row.filename,
+          title: row.titolo_img,
+          description: row.description,
+          status: row.status,
+          user: { id_utente: row.id_utente, username: row.username },
+          category: { id_categoria: row.id_categoria, name: row.categoria_nome },
+          tags: (extra?.tags ?? []).map((tag) => tag.nome),
+          file_info: {
+            size_bytes: row.size_bytes,
+            width: row.width,
+            height: row.height,
+            mime_type: row.mime_type,
+          },
+          image_url: extra?.urls.image_url ?? '',
+          display_url: extra?.urls.display_url ?? '',
+          thumbnail_url: extra?.urls.thumbnail_url ?? '',
+          extracted_text: row.extracted_text,
+          created_at: row.created_at,
+        };
+      });
     },
 
     /** Forget the cached trending list (after deletions and moderation). */

@@ -92,3 +92,42 @@ export async function hasViewedSince(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+const COUNTER_TYPES: Array<[column: CounterColumn, type: number]> = [
+  ['likes_count', 1],
+  ['favorites_count', 2],
+  ['downloads_count', 3],
+  ['sad_count', 4],
+  ['dislikes_count', 5],
+  ['wow_count', 6],
+  ['views_count', 7],
+];
+
+/**
+ * Recomputes images' reaction counters from their interaction rows: after bulk inserts (demo
+ * content) or when rows vanish by cascade (an erased user's reactions). Only the given images,
+ * or all when `ids` is undefined.
+ */
+export async function recountCounters(db: Executor, ids?: readonly number[]): Promise<void> {
+  if (ids !== undefined && ids.length === 0) return;
+  for (const [column, type] of COUNTER_TYPES) {
+    const scope = ids === undefined ? sql`` : sql`WHERE images.id_image IN (${sql.join(ids)})`;
+    await sql`
+      UPDATE images SET ${sql.ref(column)} = (
+        SELECT count(*) FROM interactions
+        WHERE interactions.id_image = images.id_image
+          AND interactions.id_tipo_interazione = ${type}
+      ) ${scope}`.execute(db);
+  }
+}
+
+/** The images a user reacted to or viewed: their counters change when the user is erased. */
+export async function imagesTouchedBy(db: Executor, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('interactions')
+    .select('id_image')
+    .distinct()
+    .where('id_utente', '=', userId)
+    .execute();
+  return rows.map((row) => row.id_image);
+}

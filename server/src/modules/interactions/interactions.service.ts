@@ -80,6 +80,10 @@ export function createInteractionsService(
   }
 
   return {
+    /** The images a user's interactions counted on; recount them after the user is erased. */
+    imagesTouchedBy: (userId: number) => repo.imagesTouchedBy(db, userId),
+    recountCounters: (ids?: readonly number[]) => repo.recountCounters(db, ids),
+
     /** POST /images/{id}/interactions (D5). */
     async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
       await images.findVisible(imageId, viewer);

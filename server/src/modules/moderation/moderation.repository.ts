@@ -61,3 +61,7 @@ export async function deleteImageRow(db: Executor, id: number): Promise<void> {
   // image_tags and interactions go with it (ON DELETE CASCADE).
   await db.deleteFrom('images').where('id_image', '=', id).execute();
 }
+
+export async function setTitle(db: Executor, id: number, title: string | null): Promise<void> {
+  await db.updateTable('images').set({ titolo_img: title }).where('id_image', '=', id).execute();
+}

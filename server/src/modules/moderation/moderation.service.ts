@@ -85,6 +85,31 @@ export function createModerationService(
         reason.trim().slice(0, REJECTION_REASON_MAX_LENGTH) || MODERATION_MESSAGES.defaultReason,
       ),
 
+    /** An administrator's edit (D7): title, category and tags (names, created when missing). */
+    async updateImage(
+      id: number,
+      changes: {
+        titolo_img?: string | undefined;
+        id_categoria?: number | undefined;
+        tags?: string[] | undefined;
+      },
+    ): Promise<void> {
+      const image = await repo.findTargetById(db, id);
+      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+      await db.transaction().execute(async (trx) => {
+        if (changes.titolo_img !== undefined) {
+          const title = changes.titolo_img.normalize('NFC').replace(/\s+/gu, ' ').trim();
+          await repo.setTitle(trx, id, title === '' ? null : title);
+        }
+        await deps.taxonomy.recategorise(
+          trx,
+          { id_image: id, id_categoria: image.id_categoria, approved: image.status === 'approved' },
+          { id_categoria: changes.id_categoria, tags: changes.tags },
+        );
+        await createSearchService(trx, dialect).reindexImage(id);
+      });
+    },
+
     /** D4: the row, its tag links, its interactions and its files. */
     async deleteImage(id: number): Promise<void> {
       const image = await repo.findTargetById(db, id);

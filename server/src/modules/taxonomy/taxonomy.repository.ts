@@ -143,3 +143,68 @@ export async function tagIdsOfImage(db: Executor, imageId: number): Promise<numb
     .execute();
   return rows.map((row) => row.id_tag);
 }
+
+export async function rename(
+  db: Executor,
+  taxonomy: Taxonomy,
+  id: number,
+  values: { nome: string; nome_key: string },
+): Promise<TaxonomyRow | undefined> {
+  return db
+    .updateTable(taxonomy as 'categories')
+    .set(values)
+    .where(sql.ref(ID_COLUMN[taxonomy]), '=', id)
+    .returning([sql.ref<number>(ID_COLUMN[taxonomy]).as('id'), 'nome', 'image_count', 'created_at'])
+    .executeTakeFirst();
+}
+
+export async function remove(db: Executor, taxonomy: Taxonomy, id: number): Promise<void> {
+  await db
+    .deleteFrom(taxonomy as 'categories')
+    .where(sql.ref(ID_COLUMN[taxonomy]), '=', id)
+    .execute();
+}
+
+/** Admin lists: every entry, optionally filtered by a case-insensitive part of the name. */
+export function search(db: Executor, taxonomy: Taxonomy, term: string): Promise<TaxonomyRow[]> {
+  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return table(db, taxonomy)
+    .where(sql<boolean>`t.nome_key LIKE ${`%${escaped}%`} ESCAPE '\\'`)
+    .orderBy('t.nome_key')
+    .execute();
+}
+
+export async function imageIdsInCategory(db: Executor, id: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('images')
+    .select('id_image')
+    .where('id_categoria', '=', id)
+    .execute();
+  return rows.map((row) => row.id_image);
+}
+
+export async function imageIdsWithTag(db: Executor, id: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('image_tags')
+    .select('id_image')
+    .where('id_tag', '=', id)
+    .execute();
+  return rows.map((row) => row.id_image);
+}
+
+/** D6: the images of a deleted category move to category 1. */
+export async function moveImagesToCategory(db: Executor, from: number, to: number): Promise<void> {
+  await db
+    .updateTable('images')
+    .set({ id_categoria: to })
+    .where('id_categoria', '=', from)
+    .execute();
+}
+
+export async function setImageCategory(db: Executor, imageId: number, categoryId: number) {
+  await db
+    .updateTable('images')
+    .set({ id_categoria: categoryId })
+    .where('id_image', '=', imageId)
+    .execute();
+}

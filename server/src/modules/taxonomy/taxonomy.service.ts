@@ -4,13 +4,15 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
 import * as repo from './taxonomy.repository.js';
-import type { TaxonomyRow } from './taxonomy.repository.js';
+import type { Taxonomy, TaxonomyRow } from './taxonomy.repository.js';
 
 export const TAXONOMY_MESSAGES = {
   categoryNotFound: 'Categoria non trovata',
   tagNotFound: 'Tag non trovato',
   blankName: 'Il nome non può essere vuoto.',
   categoryExists: 'Esiste già una categoria con questo nome.',
+  tagExists: 'Esiste già un tag con questo nome.',
+  uncategorisedProtected: 'La categoria "Non categorizzata" non può essere eliminata.',
 } as const;
 
 /** Category 1 exists always (D4, D6). */
@@ -96,20 +98,74 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     await repo.setImageTags(tx, imageId, await resolveTagNames(names, tx));
   }
 
-  /** D6: names are unique case-insensitively. */
-  async function createCategory(name: string): Promise<TaxonomyRow> {
-    const nome = name.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  const existsMessage = (taxonomy: Taxonomy) =>
+    taxonomy === 'categories' ? TAXONOMY_MESSAGES.categoryExists : TAXONOMY_MESSAGES.tagExists;
+
+  function cleanName(taxonomy: Taxonomy, name: string): string {
+    const nome =
+      taxonomy === 'tags' ? cleanTagName(name) : name.normalize('NFC').replace(/\s+/gu, ' ').trim();
     if (nome === '') throw badRequest(TAXONOMY_MESSAGES.blankName);
+    return nome;
+  }
+
+  /** D6: names are unique case-insensitively. */
+  async function create(taxonomy: Taxonomy, name: string): Promise<TaxonomyRow> {
+    const nome = cleanName(taxonomy, name);
     try {
-      return await repo.insert(db, 'categories', {
+      return await repo.insert(db, taxonomy, {
         nome,
         nome_key: foldKey(nome),
         created_at: clock.now().toISOString(),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest(TAXONOMY_MESSAGES.categoryExists);
+      if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
       throw error;
     }
+  }
+
+  /** Renames; the images of the entry are returned so the caller can reindex them. */
+  async function rename(taxonomy: Taxonomy, id: number, name: string) {
+    const nome = cleanName(taxonomy, name);
+    let row: TaxonomyRow | undefined;
+    try {
+      row = await repo.rename(db, taxonomy, id, { nome, nome_key: foldKey(nome) });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
+      throw error;
+    }
+    if (row === undefined) throw notFoundFor(taxonomy);
+    return row;
+  }
+
+  const notFoundFor = (taxonomy: Taxonomy) =>
+    notFound(
+      taxonomy === 'categories'
+        ? TAXONOMY_MESSAGES.categoryNotFound
+        : TAXONOMY_MESSAGES.tagNotFound,
+    );
+
+  /**
+   * D6: category 1 stays; the images of another deleted category move to 1 (with its approved
+   * count); a deleted tag takes its links along. Returns the ids of the images it touched.
+   */
+  async function remove(taxonomy: Taxonomy, id: number): Promise<number[]> {
+    if (taxonomy === 'categories' && id === UNCATEGORISED_ID) {
+      throw badRequest(TAXONOMY_MESSAGES.uncategorisedProtected);
+    }
+    const row = await repo.findById(db, taxonomy, id);
+    if (row === undefined) throw notFoundFor(taxonomy);
+    return db.transaction().execute(async (trx) => {
+      if (taxonomy === 'categories') {
+        const images = await repo.imageIdsInCategory(trx, id);
+        await repo.moveImagesToCategory(trx, id, UNCATEGORISED_ID);
+        await repo.adjustCount(trx, 'categories', [UNCATEGORISED_ID], row.image_count);
+        await repo.remove(trx, taxonomy, id);
+        return images;
+      }
+      const images = await repo.imageIdsWithTag(trx, id);
+      await repo.remove(trx, taxonomy, id);
+      return images;
+    });
   }
 
   /** An image entering (+1) or leaving (-1) the approved set moves its category and tag counts. */
@@ -123,15 +179,48 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     await repo.adjustCount(tx, 'tags', await repo.tagIdsOfImage(tx, imageId), delta);
   }
 
+  /**
+   * An image's category and tags as an administrator sets them; for an approved image the
+   * counts follow (out with the old, in with the new), in the caller's transaction.
+   */
+  async function recategorise(
+    tx: Executor,
+    image: { id_image: number; id_categoria: number; approved: boolean },
+    changes: { id_categoria?: number | undefined; tags?: readonly string[] | undefined },
+  ): Promise<void> {
+    if (
+      changes.id_categoria !== undefined &&
+      (await repo.findById(tx, 'categories', changes.id_categoria)) === undefined
+    ) {
+      throw badRequest('La categoria scelta non esiste.');
+    }
+    if (image.approved) await adjustApprovedCounts(tx, image.id_image, image.id_categoria, -1);
+    const categoryId = changes.id_categoria ?? image.id_categoria;
+    if (changes.id_categoria !== undefined) {
+      await repo.setImageCategory(tx, image.id_image, changes.id_categoria);
+    }
+    if (changes.tags !== undefined) await assignTags(image.id_image, changes.tags, tx);
+    if (image.approved) await adjustApprovedCounts(tx, image.id_image, categoryId, 1);
+  }
+
   return {
+    create,
+    rename,
+    remove,
+    recategorise,
+    searchAll: (taxonomy: Taxonomy, term: string) =>
+      repo.search(db, taxonomy, foldKey(term.trim())),
+    imageIdsWithTag: (id: number) => repo.imageIdsWithTag(db, id),
+    imageIdsInCategory: (id: number) => repo.imageIdsInCategory(db, id),
     adjustApprovedCounts,
     assignTags,
-    createCategory,
+    createCategory: (name: string) => create('categories', name),
     getCategory,
     getTag,
     resolveTagNames,
     listCategories: () => repo.listAll(db, 'categories'),
     popularCategories: (limit: number) => repo.listPopular(db, 'categories', limit),
+    popularTags: (limit: number) => repo.listPopular(db, 'tags', limit),
     listUsedTags: () => repo.listUsed(db, 'tags'),
     recountAll: () => repo.recountAll(db),
   };

@@ -40,12 +40,11 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app,
   { ctx },
 ) => {
-  const limitBytes = DEFAULT_UPLOAD_LIMIT_BYTES;
-
-  // Registered here only: no other route parses multipart bodies. Every limit is explicit.
+  // Registered here only: no other route parses multipart bodies. Every limit is explicit. The
+  // file size given here is the ceiling; each request applies the administrator's setting.
   await app.register(multipart, {
     limits: {
-      fileSize: limitBytes,
+      fileSize: DEFAULT_UPLOAD_LIMIT_BYTES,
       files: 1,
       fields: FIELD_NAMES.size,
       fieldSize: 16 * 1024,
@@ -69,10 +68,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       const user = currentUser(request);
+      // D7: read per request, so a changed limit applies at once on every server.
+      const limitBytes = (await ctx.settings.get()).upload_max_bytes;
       const fields = new Map<string, string>();
       let file: { bytes: Buffer; filename: string } | undefined;
       try {
-        for await (const part of request.parts()) {
+        for await (const part of request.parts({ limits: { fileSize: limitBytes } })) {
           if (part.type === 'file') {
             // Reading the stream to its end even when unused keeps the connection healthy.
             const bytes = await part.toBuffer();

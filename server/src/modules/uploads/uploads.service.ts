@@ -19,9 +19,23 @@ export const DEFAULT_UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 2000;
 
+/**
+ * A size limit as people read it: '5MB', '2,5MB', '500KB'. Rounded down, so the message never
+ * promises more than the limit allows.
+ */
+export function formatSizeLimit(bytes: number): string {
+  const megabytes = bytes / 1024 / 1024;
+  if (megabytes >= 1) {
+    const tenths = Math.floor(megabytes * 10) / 10;
+    return `${String(tenths).replace('.', ',')}MB`;
+  }
+  return `${Math.floor(bytes / 1024)}KB`;
+}
+
 export const UPLOAD_MESSAGES = {
+  /** SPEC §5's sentence for 5 MB; the figure follows the limit an administrator set (D7). */
   tooLarge: (limitBytes: number) =>
-    `Il file è troppo grande. La dimensione massima è ${Math.round(limitBytes / 1024 / 1024)}MB.`,
+    `Il file è troppo grande. La dimensione massima è ${formatSizeLimit(limitBytes)}.`,
   unsupported: 'Formato file non supportato. Usa JPG, PNG o WEBP.',
   empty: 'Il file è vuoto.',
   missingFile: 'Seleziona un’immagine da caricare.',

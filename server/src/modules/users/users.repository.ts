@@ -65,3 +65,30 @@ export async function profileStats(
     .executeTakeFirstOrThrow();
   return { total_images: row.total_images, total_likes: row.total_likes };
 }
+
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  // Interactions and follows go with the row (ON DELETE CASCADE); images are erased before.
+  await db.deleteFrom('users').where('id_utente', '=', id).execute();
+}
+
+export async function imageIdsOfUser(db: Executor, id: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('images')
+    .select('id_image')
+    .where('id_utente', '=', id)
+    .execute();
+  return rows.map((row) => row.id_image);
+}
+
+/** Active administrators other than the given user: the last one must never go (D7). */
+export async function countOtherActiveAdmins(db: Executor, exceptId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_superuser', '=', 1)
+    .where('is_active', '=', 1)
+    .where('deletion_requested_at', 'is', null)
+    .where('id_utente', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -163,6 +163,49 @@ export function createUsersService(db: Executor, clock: Clock) {
     return `admin-${generatePassword().slice(0, 6).toLowerCase()}`;
   }
 
+  /**
+   * An administrator's edit of an account (D7): every field but the id; an empty password
+   * leaves it unchanged. A new password or a deactivation ends the user's sessions at once.
+   */
+  async function adminUpdate(
+    user: UserRow,
+    changes: {
+      username: string;
+      email: string;
+      password: string | undefined;
+      isActive: boolean;
+      isSuperuser: boolean;
+    },
+  ): Promise<UserRow> {
+    const username = changes.username.normalize('NFC');
+    const email = changes.email.normalize('NFC').trim();
+    const newPassword = changes.password === '' ? undefined : changes.password;
+    if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
+      throw badRequest(USER_MESSAGES.passwordTooShort);
+    }
+    if (await repo.isUsernameOrEmailTaken(db, foldKey(username), foldKey(email), user.id_utente)) {
+      throw badRequest(USER_MESSAGES.taken);
+    }
+    const endSessions = newPassword !== undefined || (user.is_active === 1 && !changes.isActive);
+    const update: UserUpdate = {
+      username,
+      username_key: foldKey(username),
+      email,
+      email_key: foldKey(email),
+      is_active: changes.isActive ? 1 : 0,
+      is_superuser: changes.isSuperuser ? 1 : 0,
+      updated_at: timestamp(),
+      ...(endSessions ? { token_version: user.token_version + 1 } : {}),
+      ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
+    };
+    try {
+      return await repo.updateUser(db, user.id_utente, update);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
+      throw error;
+    }
+  }
+
   /** A user others may see: active and not waiting for erasure; otherwise 404. */
   async function getPublic(id: number): Promise<UserRow> {
     const user = await repo.findUserById(db, id);
@@ -173,8 +216,12 @@ export function createUsersService(db: Executor, clock: Clock) {
   return {
     create,
     updateProfile,
+    adminUpdate,
     getPublic,
     profileStats: (id: number) => repo.profileStats(db, id),
+    imageIdsOf: (id: number) => repo.imageIdsOfUser(db, id),
+    deleteAccount: (id: number) => repo.deleteUser(db, id),
+    countOtherActiveAdmins: (id: number) => repo.countOtherActiveAdmins(db, id),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
     findByUsername: (username: string) =>

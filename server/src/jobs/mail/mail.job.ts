@@ -1,0 +1,85 @@
+import type { Executor } from '../../db/executor.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Mailer, OutgoingMail } from '../../modules/mail/mailer.js';
+import type { EnqueueOptions } from '../queue.js';
+import { defineJob, enqueueJob, PermanentJobError, type JobDefinition } from '../worker.js';
+
+/*
+ * E-mail goes out in a background job (D8): the request that causes a message only inserts
+ * this job (in its own transaction), so a slow or unreachable mail server never fails or slows
+ * it; the worker retries with backoff.
+ */
+
+export const MAIL_JOB = 'mail.send';
+/**
+ * With the queue's backoff (5 s × 4ⁿ, at most an hour) eight attempts span about two and a
+ * half hours: long enough to ride out a mail server's restart or a short outage.
+ */
+export const MAIL_MAX_ATTEMPTS = 8;
+
+export type MailPayload = OutgoingMail;
+
+/** Call it in the transaction of the change the message is about. */
+export function enqueueMail(
+  db: Executor,
+  clock: Clock,
+  mail: OutgoingMail,
+  options: EnqueueOptions = {},
+): Promise<number> {
+  return enqueueJob<MailPayload>(
+    db,
+    clock,
+    { name: MAIL_JOB, maxAttempts: MAIL_MAX_ATTEMPTS },
+    { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+    options,
+  );
+}
+
+function isMailPayload(payload: unknown): payload is MailPayload {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const fields = payload as Record<string, unknown>;
+  return (
+    typeof fields['to'] === 'string' &&
+    fields['to'] !== '' &&
+    typeof fields['subject'] === 'string' &&
+    typeof fields['text'] === 'string' &&
+    typeof fields['html'] === 'string'
+  );
+}
+
+/** The mail server refused the recipient for good (5xx on RCPT TO): retrying cannot help. */
+function isPermanentRefusal(error: unknown): boolean {
+  const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
+  return code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500;
+}
+
+export function createMailJob(mailer: Mailer): JobDefinition<MailPayload> {
+  return defineJob<MailPayload>({
+    name: MAIL_JOB,
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+    async run(payload, ctx) {
+      // No address in the messages below: logs stay free of personal data (D9).
+      if (!isMailPayload(payload)) throw new PermanentJobError('bad mail payload');
+      let delivery;
+      try {
+        delivery = await mailer.send(payload);
+      } catch (error) {
+        if (isPermanentRefusal(error)) {
+          throw new PermanentJobError('the mail server refused the recipient', { cause: error });
+        }
+        throw error;
+      }
+      if (delivery.via === 'outbox') {
+        ctx.log.info(
+          { id_job: ctx.job.id, file: delivery.file },
+          'e-mail written to the outbox (SMTP_URL is not set)',
+        );
+      } else {
+        ctx.log.info(
+          { id_job: ctx.job.id, messageId: delivery.messageId, response: delivery.response },
+          'e-mail sent',
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,161 @@
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import type { UserRow } from '../../db/tables.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import type { ErasureService } from '../privacy/erasure.service.js';
+import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import { toOwnUser } from '../users/users.presenters.js';
+import { USER_MESSAGES } from '../users/users.rules.js';
+import type { UsersService } from '../users/users.service.js';
+import * as repo from './admin.repository.js';
+import { IMAGE_WEIGHT, INTERACTION_WEIGHT, type UserWithScores } from './admin.repository.js';
+
+export const ADMIN_MESSAGES = {
+  selfDelete: 'Non puoi eliminare il tuo account da qui: usa il tuo profilo.',
+  selfDemote: 'Non puoi togliere a te stesso i permessi di amministratore o disattivarti.',
+  lastAdmin: 'Deve restare almeno un amministratore attivo.',
+} as const;
+
+const TOP = 20;
+const CHART_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AdminUserInput {
+  username: string;
+  email: string;
+  password?: string | undefined;
+  is_active?: boolean | undefined;
+  is_superuser?: boolean | undefined;
+}
+
+function toAdminUser(row: UserWithScores) {
+  const imageScore = IMAGE_WEIGHT * row.images_uploaded;
+  const interactionScore = INTERACTION_WEIGHT * row.total_interactions;
+  return {
+    id_utente: row.id_utente,
+    username: row.username,
+    email: row.email,
+    is_active: row.is_active === 1,
+    is_superuser: row.is_superuser === 1,
+    role: row.is_superuser === 1 ? ('admin' as const) : ('user' as const),
+    images_uploaded: row.images_uploaded,
+    total_interactions: row.total_interactions,
+    received_likes: row.received_likes,
+    image_score: imageScore,
+    interaction_score: interactionScore,
+    total_score: imageScore + interactionScore,
+    created_at: row.created_at,
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;
+
+export function createAdminService(
+  db: Executor,
+  dialect: Dialect,
+  clock: Clock,
+  deps: { users: UsersService; taxonomy: TaxonomyService; erasure: ErasureService },
+) {
+  async function target(id: number): Promise<UserRow> {
+    const user = await deps.users.getById(id);
+    if (user === undefined) throw notFound(USER_MESSAGES.notFound);
+    return user;
+  }
+
+  /** D7: nobody demotes, deactivates or deletes themself; the last active admin stays. */
+  async function guardLastAdmin(user: UserRow, removing: boolean) {
+    if (!removing) return;
+    if (user.is_superuser !== 1 || user.is_active !== 1) return;
+    if ((await deps.users.countOtherActiveAdmins(user.id_utente)) === 0) {
+      throw badRequest(ADMIN_MESSAGES.lastAdmin);
+    }
+  }
+
+  return {
+    /** GET /admin/stats (SPEC §7, D7), plus the last 30 days per day for the charts. */
+    async stats() {
+      const since = new Date(clock.now().getTime() - (CHART_DAYS - 1) * DAY_MS);
+      since.setUTCHours(0, 0, 0, 0);
+      const [totals, categories, tags, users, activity] = await Promise.all([
+        repo.totals(db),
+        deps.taxonomy.popularCategories(TOP),
+        deps.taxonomy.popularTags(TOP),
+        repo.usersWithScores(db, TOP),
+        repo.activityByDay(db, dialect, since.toISOString()),
+      ]);
+      const uploads = new Map(activity.uploads.map((row) => [row.day, row.n]));
+      const interactions = new Map(activity.interactions.map((row) => [row.day, row.n]));
+      const daily = Array.from({ length: CHART_DAYS }, (_, i) => {
+        const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+        return {
+          date: day,
+          uploads: uploads.get(day) ?? 0,
+          interactions: interactions.get(day) ?? 0,
+        };
+      });
+      return {
+        total_stats: totals,
+        top_categories: categories.map((row) => ({ name: row.nome, count: row.image_count })),
+        top_tags: tags.map((row) => ({ name: row.nome, count: row.image_count })),
+        most_active_users: users.map((row) => {
+          const user = toAdminUser(row);
+          return {
+            id_utente: user.id_utente,
+            username: user.username,
+            image_score: user.image_score,
+            interaction_score: user.interaction_score,
+            total_score: user.total_score,
+          };
+        }),
+        daily,
+      };
+    },
+
+    async listUsers() {
+      const rows = await repo.usersWithScores(db);
+      return { users: rows.map(toAdminUser), total: rows.length };
+    },
+
+    async getUser(id: number) {
+      return toOwnUser(await target(id));
+    },
+
+    async createUser(input: AdminUserInput) {
+      const user = await deps.users.create({
+        username: input.username,
+        email: input.email,
+        password: input.password ?? '',
+        isActive: input.is_active ?? true,
+        isSuperuser: input.is_superuser ?? false,
+      });
+      return toOwnUser(user);
+    },
+
+    async updateUser(admin: UserRow, id: number, input: AdminUserInput) {
+      const user = await target(id);
+      const isActive = input.is_active ?? user.is_active === 1;
+      const isSuperuser = input.is_superuser ?? user.is_superuser === 1;
+      if (admin.id_utente === id && (!isActive || !isSuperuser)) {
+        throw badRequest(ADMIN_MESSAGES.selfDemote);
+      }
+      await guardLastAdmin(user, !isActive || !isSuperuser);
+      const updated = await deps.users.adminUpdate(user, {
+        username: input.username,
+        email: input.email,
+        password: input.password,
+        isActive,
+        isSuperuser,
+      });
+      return toOwnUser(updated);
+    },
+
+    /** D4/D9: an administrator's deletion erases at once, images and files included. */
+    async deleteUser(admin: UserRow, id: number) {
+      if (admin.id_utente === id) throw badRequest(ADMIN_MESSAGES.selfDelete);
+      const user = await target(id);
+      await guardLastAdmin(user, true);
+      await deps.erasure.eraseUser(id);
+    },
+  };
+}

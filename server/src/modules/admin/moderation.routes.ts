@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { AppContext } from '../../context.js';
+import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
+import { currentUser } from '../../plugins/auth.js';
+import { REJECTION_REASON_MAX_LENGTH } from '../moderation/moderation.service.js';
+
+const FilenameParams = Type.Object({
+  filename: Type.String({ title: 'filename', maxLength: 100 }),
+});
+
+const PendingImage = Type.Object({
+  id_image: Type.Integer(),
+  filename: Type.String(),
+  title: Type.Union([Type.String(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  user: Type.Object({ id_utente: Type.Integer(), username: Type.String() }),
+  category: Type.Object({ id_categoria: Type.Integer(), name: Type.String() }),
+  tags: Type.Array(Type.String()),
+  file_info: Type.Object({
+    size_bytes: Type.Integer(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    mime_type: Type.String(),
+  }),
+  image_url: Type.String(),
+  display_url: Type.String(),
+  thumbnail_url: Type.String(),
+  extracted_text: Type.Union([Type.String(), Type.Null()]),
+  created_at: IsoDateTime,
+});
+
+const Decision = Type.Object({
+  id_image: Type.Integer(),
+  filename: Type.String(),
+  status: Type.String(),
+});
+
+/**
+ * D4: the reason arrives as raw text even when the content type says JSON. Accepted: a JSON
+ * string, a JSON object with `reason`, or plain text; anything else is taken as typed.
+ */
+export function parseReason(body: string): string {
+  const text = body.trim();
+  if (text === '') return '';
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'string') return parsed;
+    if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed) {
+      const reason = (parsed).reason;
+      return typeof reason === 'string' ? reason : '';
+    }
+  } catch {
+    // Not JSON: the text itself is the reason.
+  }
+  return text;
+}
+
+export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
+  app.addHook('onRequest', app.guards.admin);
+  // In this scope only, bodies arrive as raw text whatever their type says: the approve call
+  // sends none at all and the reject call sends its reason as text labelled JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: 4 * REJECTION_REASON_MAX_LENGTH },
+    (_request, body, done) => {
+      done(null, body);
+    },
+  );
+
+  app.get(
+    '/admin/pending-images',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Images waiting for review, oldest first, with what the detail dialog needs',
+        response: {
+          200: Type.Object({ images: Type.Array(PendingImage), total: Type.Integer() }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => {
+      const images = await ctx.images.pending();
+      return { images, total: images.length };
+    },
+  );
+
+  app.put(
+    '/admin/approve-image/:filename',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Approve a pending image: it becomes public and its uploader is told (D4, D8)',
+        params: FilenameParams,
+        response: { 200: Decision, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const image = await ctx.moderation.approve(request.params.filename, currentUser(request));
+      return { id_image: image.id_image, filename: image.filename, status: image.status };
+    },
+  );
+
+  app.post(
+    '/admin/reject-image/:filename',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Reject a pending image with a reason (JSON string, {"reason"} or plain text; D4)',
+        params: FilenameParams,
+        response: { 200: Decision, ...errorResponses(400, 401, 403, 404, 413) },
+      },
+    },
+    async (request) => {
+      const body = typeof request.body === 'string' ? request.body : '';
+      const image = await ctx.moderation.reject(
+        request.params.filename,
+        currentUser(request),
+        parseReason(body),
+      );
+      return { id_image: image.id_image, filename: image.filename, status: image.status };
+    },
+  );
+};

@@ -1,0 +1,106 @@
+import type { OutgoingMail } from './mailer.js';
+
+/*
+ * The texts of the e-mails (D8): Italian, signed by the brand, each in plain text and HTML.
+ * Every value a user chose (username, image title, rejection reason) is HTML-escaped in the
+ * HTML part: a title like `<script>` or `<a href=…>` must arrive as text, never as markup.
+ */
+
+export const BRAND = 'Muri Parlanti';
+
+export const MAIL_SUBJECTS = {
+  approved: `La tua immagine è stata approvata · ${BRAND}`,
+  rejected: `La tua immagine non è stata approvata · ${BRAND}`,
+} as const;
+
+const UNTITLED = 'Senza titolo';
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/**
+ * Where the web app shows an image (D11). A path: the configuration has no public address of
+ * the site yet; `baseUrl` makes it absolute once there is one.
+ */
+export function imageLink(id_image: number, baseUrl = ''): string {
+  return `${baseUrl.replace(/\/+$/, '')}/image/${id_image}`;
+}
+
+export interface DecisionMailInput {
+  to: string;
+  username: string;
+  title: string | null;
+  id_image: number;
+  baseUrl?: string;
+}
+
+export function approvalMail(input: DecisionMailInput): OutgoingMail {
+  const title = input.title ?? UNTITLED;
+  const link = imageLink(input.id_image, input.baseUrl);
+  const text = [
+    `Ciao ${input.username},`,
+    '',
+    `la tua immagine «${title}» è stata approvata ed è ora visibile a tutti su ${BRAND}.`,
+    '',
+    `Puoi vederla qui: ${link}`,
+    '',
+    'Grazie per aver condiviso le voci dei muri!',
+    `Il team di ${BRAND}`,
+  ].join('\n');
+  const html = layout(MAIL_SUBJECTS.approved, [
+    `<p>Ciao ${escapeHtml(input.username)},</p>`,
+    `<p>la tua immagine <strong>«${escapeHtml(title)}»</strong> è stata approvata ed è ora visibile a tutti su ${BRAND}.</p>`,
+    `<p><a href="${escapeHtml(link)}">Guarda la tua immagine</a></p>`,
+    '<p>Grazie per aver condiviso le voci dei muri!</p>',
+  ]);
+  return { to: input.to, subject: MAIL_SUBJECTS.approved, text, html };
+}
+
+export function rejectionMail(input: DecisionMailInput & { reason: string }): OutgoingMail {
+  const title = input.title ?? UNTITLED;
+  const text = [
+    `Ciao ${input.username},`,
+    '',
+    `la tua immagine «${title}» non è stata approvata.`,
+    '',
+    `Motivo: ${input.reason}`,
+    '',
+    'Puoi caricare una nuova immagine quando vuoi.',
+    `Il team di ${BRAND}`,
+  ].join('\n');
+  const html = layout(MAIL_SUBJECTS.rejected, [
+    `<p>Ciao ${escapeHtml(input.username)},</p>`,
+    `<p>la tua immagine <strong>«${escapeHtml(title)}»</strong> non è stata approvata.</p>`,
+    // Line breaks the administrator typed survive as <br>, after escaping.
+    `<p><strong>Motivo:</strong> ${escapeHtml(input.reason).replace(/\r?\n/g, '<br>')}</p>`,
+    '<p>Puoi caricare una nuova immagine quando vuoi.</p>',
+  ]);
+  return { to: input.to, subject: MAIL_SUBJECTS.rejected, text, html };
+}
+
+/** A plain, widely supported HTML page: inline styles only, as mail clients require. */
+function layout(subject: string, paragraphs: string[]): string {
+  return [
+    '<!doctype html>',
+    '<html lang="it">',
+    '<head><meta charset="utf-8">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f4f1ec;font-family:Arial,Helvetica,sans-serif;color:#222;">',
+    '<div style="max-width:560px;margin:0 auto;background:#fff;padding:24px;border-radius:8px;">',
+    `<h1 style="font-size:20px;margin:0 0 16px;">${BRAND}</h1>`,
+    ...paragraphs,
+    `<p style="color:#666;">Il team di ${BRAND}</p>`,
+    '</div>',
+    '</body>',
+    '</html>',
+  ].join('\n');
+}

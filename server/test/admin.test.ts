@@ -1,0 +1,346 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { createCategory, publishedImage, uploadImage } from './helpers/images.js';
+
+let t: TestApp;
+let adminToken: string;
+let adminId: number;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const session = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+  adminToken = session.access_token;
+  adminId = session.user.id_utente;
+  user = await createUser(t.app);
+});
+afterAll(() => t.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (method: Method, url: string, token?: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: token === undefined ? {} : bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+const asAdmin = (method: Method, url: string, payload?: unknown) =>
+  call(method, url, adminToken, payload);
+
+describe('every admin route, from the route table', () => {
+  it('answers 401 without a token and 403 to a normal user, changing nothing', async () => {
+    const document = (await call('GET', '/api/docs')).json();
+    const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>)
+      .filter(([route]) => route.startsWith('/api/admin'))
+      .flatMap(([route, methods]) =>
+        Object.keys(methods).map((method) => ({
+          method: method.toUpperCase() as Method,
+          url: route.replace(/\{[^}]+\}/g, '1'),
+        })),
+      );
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    const before = await asAdmin('GET', '/api/admin/stats');
+    for (const { method, url } of routes) {
+      const anonymous = await call(method, url, undefined, method === 'GET' ? undefined : {});
+      expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
+      const forbidden = await call(method, url, user.token, method === 'GET' ? undefined : {});
+      expect(forbidden.statusCode, `${method} ${url}`).toBe(403);
+      expect(forbidden.json()).toEqual({
+        detail: 'Non hai i permessi per accedere a questa pagina.',
+      });
+    }
+    const after = await asAdmin('GET', '/api/admin/stats');
+    expect(after.json().total_stats).toEqual(before.json().total_stats);
+  });
+
+  it('takes the powers away at once from a demoted administrator', async () => {
+    const second = await asAdmin('POST', '/api/admin/users', {
+      username: 'vice',
+      email: 'vice@example.it',
+      password: 'password-lunga',
+      is_superuser: true,
+    });
+    expect(second.statusCode).toBe(201);
+    const token = (await login(t.app, 'vice', 'password-lunga')).json().access_token;
+    expect((await call('GET', '/api/admin/stats', token)).statusCode).toBe(200);
+    await asAdmin('PUT', `/api/admin/users/${second.json().id_utente}`, {
+      username: 'vice',
+      email: 'vice@example.it',
+      is_superuser: false,
+    });
+    expect((await call('GET', '/api/admin/stats', token)).statusCode).toBe(403);
+  });
+});
+
+describe('users', () => {
+  it('lists users with role and scores, and creates, edits and erases one', async () => {
+    const created = await asAdmin('POST', '/api/admin/users', {
+      username: 'nuovo',
+      email: 'nuovo@example.it',
+      password: 'password-lunga',
+      is_active: true,
+      is_superuser: false,
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id_utente;
+    await publishedImage(t.app, {
+      ...user,
+      id,
+      token: (await login(t.app, 'nuovo', 'password-lunga')).json().access_token,
+      username: 'nuovo',
+      email: 'nuovo@example.it',
+      password: 'password-lunga',
+    });
+
+    const list = (await asAdmin('GET', '/api/admin/users')).json();
+    const row = list.users.find((u: { id_utente: number }) => u.id_utente === id);
+    expect(row).toMatchObject({
+      username: 'nuovo',
+      email: 'nuovo@example.it',
+      role: 'user',
+      images_uploaded: 1,
+      image_score: 5,
+      total_score: 5,
+    });
+    expect(list.total).toBe(list.users.length);
+
+    const edited = await asAdmin('PUT', `/api/admin/users/${id}`, {
+      username: 'rinominato',
+      email: 'nuovo@example.it',
+      password: '',
+      is_active: false,
+    });
+    expect(edited.json()).toMatchObject({ username: 'rinominato', is_active: false });
+    expect((await login(t.app, 'rinominato', 'password-lunga')).statusCode).toBe(403);
+
+    const images = (await fs.readdir(path.join(t.config.dataDir, 'images'))).filter((f) =>
+      f.endsWith('.webp'),
+    );
+    expect((await asAdmin('DELETE', `/api/admin/users/${id}`)).statusCode).toBe(200);
+    expect((await asAdmin('GET', `/api/admin/users/${id}`)).statusCode).toBe(404);
+    const left = (await fs.readdir(path.join(t.config.dataDir, 'images'))).filter((f) =>
+      f.endsWith('.webp'),
+    );
+    expect(left.length).toBe(images.length - 1);
+  });
+
+  it('refuses duplicates, short passwords and bad e-mails', async () => {
+    for (const [body, detail] of [
+      [
+        { username: user.username, email: 'x@example.it', password: 'password-lunga' },
+        'Username o email già in uso',
+      ],
+      [
+        { username: 'altro', email: 'x@example.it', password: 'corta' },
+        'La password deve essere di almeno 8 caratteri',
+      ],
+      [
+        { username: 'altro', email: 'non-email', password: 'password-lunga' },
+        'Inserisci un indirizzo email valido.',
+      ],
+      [{ username: 'altro', email: 'x@example.it' }, 'Il campo "Password" è obbligatorio.'],
+    ] as const) {
+      const response = await asAdmin('POST', '/api/admin/users', body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ detail });
+    }
+  });
+
+  it('never lets an administrator delete or demote themself, nor remove the last one', async () => {
+    const self = await asAdmin('DELETE', `/api/admin/users/${adminId}`);
+    expect(self.statusCode).toBe(400);
+    const demote = await asAdmin('PUT', `/api/admin/users/${adminId}`, {
+      username: TEST_ADMIN.username,
+      email: TEST_ADMIN.email,
+      is_superuser: false,
+    });
+    expect(demote.statusCode).toBe(400);
+    expect(
+      (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json().user.is_superuser,
+    ).toBe(true);
+  });
+});
+
+describe('moderation', () => {
+  it('lists pending images oldest first, approves one and rejects one with a plain-text reason', async () => {
+    const first = await uploadImage(t.app, user, { title: 'prima', tags: ['muro'] });
+    const second = await uploadImage(t.app, user, { title: 'seconda' });
+    const pending = (await asAdmin('GET', '/api/admin/pending-images')).json();
+    const ids = pending.images.map((image: { id_image: number }) => image.id_image);
+    expect(ids.indexOf(first.id_image)).toBeLessThan(ids.indexOf(second.id_image));
+    const entry = pending.images.find(
+      (image: { id_image: number }) => image.id_image === first.id_image,
+    );
+    expect(entry).toMatchObject({
+      filename: first.filename,
+      title: 'prima',
+      status: 'pending',
+      user: { username: user.username },
+      category: { id_categoria: 1, name: 'Non categorizzata' },
+      tags: ['muro'],
+      file_info: { size_bytes: expect.any(Number), width: 64, height: 48 },
+    });
+    expect((await call('GET', entry.thumbnail_url)).statusCode).toBe(200);
+
+    const approved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/approve-image/${first.filename}`,
+      headers: { ...bearer(adminToken), 'content-type': 'application/json' },
+    });
+    expect(approved.statusCode).toBe(200);
+    expect((await call('GET', `/api/images/${first.id_image}`)).statusCode).toBe(200);
+    const again = await asAdmin('PUT', `/api/admin/approve-image/${first.filename}`);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().detail).toMatch(/non è più in attesa/);
+
+    const rejected = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reject-image/${second.filename}`,
+      headers: { ...bearer(adminToken), 'content-type': 'application/json' },
+      payload: 'Foto sfocata',
+    });
+    expect(rejected.statusCode).toBe(200);
+    expect((await call('GET', `/api/images/${second.id_image}`)).statusCode).toBe(404);
+    const own = (await call('GET', '/api/users/me/images', user.token)).json();
+    expect(
+      own.images.find((i: { id_image: number }) => i.id_image === second.id_image),
+    ).toMatchObject({
+      status: 'rejected',
+      rejection_reason: 'Foto sfocata',
+    });
+  });
+
+  it.each([
+    ['a JSON string', 'application/json', '"Contiene dati personali"', 'Contiene dati personali'],
+    ['a JSON object', 'application/json', '{"reason":"Non è un muro"}', 'Non è un muro'],
+    ['plain text', 'text/plain', 'Immagine duplicata', 'Immagine duplicata'],
+    ['an empty body', 'application/json', '', 'Nessun motivo specificato'],
+  ])('accepts the reason as %s', async (_, type, payload, expected) => {
+    const image = await uploadImage(t.app, user);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reject-image/${image.filename}`,
+      headers: { ...bearer(adminToken), 'content-type': type },
+      payload,
+    });
+    expect(response.statusCode).toBe(200);
+    const row = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select('rejection_reason')
+      .where('id_image', '=', image.id_image)
+      .executeTakeFirstOrThrow();
+    expect(row.rejection_reason).toBe(expected);
+  });
+
+  it('answers 404 for an unknown file name', async () => {
+    expect((await asAdmin('PUT', '/api/admin/approve-image/nessuno.webp')).statusCode).toBe(404);
+    expect((await asAdmin('POST', '/api/admin/reject-image/nessuno.webp')).statusCode).toBe(404);
+  });
+});
+
+describe('images, categories and tags', () => {
+  it('lists images of every status, searches, edits and deletes', async () => {
+    const cat = await createCategory(t.app, 'messaggi_scuola');
+    const image = await publishedImage(t.app, user, { title: 'Viva la scuola', tags: ['scuola'] });
+    const found = (await asAdmin('GET', '/api/admin/images?search=SCUOLA')).json();
+    expect(found.map((i: { id_image: number }) => i.id_image)).toContain(image.id_image);
+    expect((await asAdmin('GET', '/api/admin/images?search=%25_%5C')).json()).toEqual([]);
+
+    const edit = await asAdmin('PUT', `/api/admin/images/${image.id_image}`, {
+      titolo_img: 'Viva la scuola pubblica',
+      id_categoria: cat,
+      tags: ['scuola', 'Istruzione'],
+    });
+    expect(edit.statusCode).toBe(200);
+    const detail = (await call('GET', `/api/images/${image.id_image}`)).json();
+    expect(detail).toMatchObject({
+      titolo_img: 'Viva la scuola pubblica',
+      category: { id_categoria: cat },
+    });
+    expect(detail.tags.map((tag: { nome: string }) => tag.nome)).toEqual(['Istruzione', 'scuola']);
+    expect((await call('GET', `/api/categories/${cat}`)).json().count).toBe(1);
+    expect(
+      (await asAdmin('PUT', `/api/admin/images/${image.id_image}`, { id_categoria: 9999 }))
+        .statusCode,
+    ).toBe(400);
+
+    expect((await asAdmin('DELETE', `/api/admin/images/${image.id_image}`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/images/${image.id_image}`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/categories/${cat}`)).json().count).toBe(0);
+    expect((await asAdmin('DELETE', `/api/admin/images/${image.id_image}`)).statusCode).toBe(404);
+  });
+
+  it('creates, renames and deletes categories with the rules of D6', async () => {
+    const created = await asAdmin('POST', '/api/admin/categories', { nome: 'messaggi_viaggio' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id_categoria;
+    expect(
+      (await asAdmin('POST', '/api/admin/categories', { nome: 'MESSAGGI_VIAGGIO' })).json(),
+    ).toEqual({
+      detail: 'Esiste già una categoria con questo nome.',
+    });
+    expect((await asAdmin('POST', '/api/admin/categories', { nome: '   ' })).json()).toEqual({
+      detail: 'Il nome non può essere vuoto.',
+    });
+    const image = await publishedImage(t.app, user, { categoryId: id });
+    expect(
+      (await asAdmin('PUT', `/api/admin/categories/${id}`, { nome: 'messaggi_viaggi' })).json(),
+    ).toMatchObject({
+      nome: 'messaggi_viaggi',
+      image_count: 1,
+    });
+    expect((await asAdmin('DELETE', '/api/admin/categories/1')).statusCode).toBe(400);
+    const before = (await call('GET', '/api/categories/1')).json().count;
+    expect((await asAdmin('DELETE', `/api/admin/categories/${id}`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/images/${image.id_image}`)).json().category.id_categoria).toBe(
+      1,
+    );
+    expect((await call('GET', '/api/categories/1')).json().count).toBe(before + 1);
+    expect((await asAdmin('DELETE', `/api/admin/categories/${id}`)).statusCode).toBe(404);
+  });
+
+  it('creates, filters, renames and deletes tags, links included', async () => {
+    const created = await asAdmin('POST', '/api/admin/tags', { nome: 'Spray' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id_tag;
+    expect((await asAdmin('POST', '/api/admin/tags', { nome: 'spray' })).statusCode).toBe(400);
+    const image = await publishedImage(t.app, user, { tags: ['spray'] });
+    expect((await asAdmin('GET', '/api/admin/tags?search=SPR')).json()).toEqual([
+      { id_tag: id, nome: 'Spray', image_count: 1, created_at: expect.any(String) },
+    ]);
+    expect(
+      (await asAdmin('PUT', `/api/admin/tags/${id}`, { nome: 'Bomboletta' })).json().nome,
+    ).toBe('Bomboletta');
+    expect((await asAdmin('DELETE', `/api/admin/tags/${id}`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/images/${image.id_image}`)).json().tags).toEqual([]);
+  });
+});
+
+describe('GET /api/admin/stats', () => {
+  it('answers totals, the top lists and 30 days of activity', async () => {
+    const stats = (await asAdmin('GET', '/api/admin/stats')).json();
+    expect(stats.total_stats).toEqual({
+      users: expect.any(Number),
+      images: expect.any(Number),
+      pending_images: expect.any(Number),
+      categories: expect.any(Number),
+      tags: expect.any(Number),
+      interactions: expect.any(Number),
+    });
+    expect(stats.daily).toHaveLength(30);
+    expect(stats.daily.at(-1).date).toBe(new Date().toISOString().slice(0, 10));
+    expect(
+      stats.daily.reduce((sum: number, day: { uploads: number }) => sum + day.uploads, 0),
+    ).toBeGreaterThan(0);
+    expect(stats.most_active_users[0]).toEqual({
+      id_utente: expect.any(Number),
+      username: expect.any(String),
+      image_score: expect.any(Number),
+      interaction_score: expect.any(Number),
+      total_score: expect.any(Number),
+    });
+  });
+});
