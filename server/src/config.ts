@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly demoContent: boolean;
   /** D10: the job worker runs inside the server unless it runs as its own process. */
   readonly jobsInServer: boolean;
+  /** D9: how long after 'Elimina account' the erasure runs (at most 5 days; default at once). */
+  readonly erasureDelayMs: number;
   readonly logLevel: LogLevel;
   /** Where the built web app lives; its index.html answers every client-side route. */
   readonly webDistDir: string;
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     admin: parseAdmin(adminUsername, adminPassword, read('ADMIN_EMAIL')),
     demoContent: parseFlag('DEMO_CONTENT', read('DEMO_CONTENT'), true),
     jobsInServer: parseFlag('JOBS_IN_SERVER', read('JOBS_IN_SERVER'), true),
+    erasureDelayMs: parseErasureDelay(read('ERASURE_DELAY_HOURS')),
     logLevel: parseLogLevel(read('LOG_LEVEL')),
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
   });
@@ -93,6 +96,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     admin: undefined,
     demoContent: true,
     jobsInServer: true,
+    erasureDelayMs: 0,
     logLevel: 'info',
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
     ...overrides,
@@ -213,6 +217,18 @@ function parseFlag(name: string, value: string | undefined, fallback: boolean): 
   if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
   throw new ConfigError(name, `must be 1 or 0, got "${value}"`);
+}
+
+/** The privacy policy promises erasure within 5 days: the delay can never exceed that. */
+function parseErasureDelay(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!/^\d{1,3}$/.test(value) || Number(value) > 5 * 24) {
+    throw new ConfigError(
+      'ERASURE_DELAY_HOURS',
+      `must be a whole number from 0 to 120, got "${value}"`,
+    );
+  }
+  return Number(value) * 60 * 60 * 1000;
 }
 
 function parseLogLevel(value: string | undefined): LogLevel {

@@ -11,6 +11,8 @@ import type { FileUrlSigner } from './modules/images/file-urls.js';
 import type { ImagesService } from './modules/images/images.service.js';
 import type { InteractionsService } from './modules/interactions/interactions.service.js';
 import type { ModerationService } from './modules/moderation/moderation.service.js';
+import type { ErasureService } from './modules/privacy/erasure.service.js';
+import type { PrivacyService } from './modules/privacy/privacy.service.js';
 import type { SearchService } from './modules/search/search.service.js';
 import type { SettingsService } from './modules/settings/settings.service.js';
 import type { TaxonomyService } from './modules/taxonomy/taxonomy.service.js';
@@ -39,6 +41,8 @@ export interface AppContext {
   /** D7 duplicate groups and the moderation hints of issue 4. */
   readonly duplicates: DuplicatesService;
   readonly admin: AdminService;
+  readonly erasure: ErasureService;
+  readonly privacy: PrivacyService;
   /** D7: read from the database on every use, so every process obeys a change at once. */
   readonly settings: SettingsService;
   /** The job worker of this process; started with the app when jobsInServer is on. */

@@ -1,6 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { isGalleryEmpty, seedDemoContent } from './demo/seed.js';
+import { enqueueImageAnalysis } from './jobs/image-analysis/image-analysis.job.js';
 import type { GeneratedAdministrator } from './modules/users/users.service.js';
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before the process exits. */
@@ -20,6 +22,22 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config, { onGeneratedAdministrator: printAdministrator });
+  if (config.demoContent && (await isGalleryEmpty(app.ctx))) {
+    process.stdout.write('Empty gallery: generating the demo content (DEMO_CONTENT=0 skips it)…\n');
+    const summary = await seedDemoContent(app.ctx, {
+      afterImage: async (id) => {
+        await enqueueImageAnalysis(app.ctx.database.db, app.ctx.clock, id);
+        await app.ctx.search.reindexImage(id);
+      },
+    });
+    process.stdout.write(
+      `Demo content ready in ${summary.seconds} s: ${summary.users} users, ` +
+        `${summary.categories} categories, ${summary.tags} tags, ${summary.approved} approved ` +
+        `images (${summary.duplicateGroups} photographed twice), ${summary.pending} pending, ` +
+        `${summary.rejected} rejected, ${summary.follows} follows, ${summary.interactions} ` +
+        'reactions and views. The text on the walls is read in the background.\n',
+    );
+  }
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, 'fatal error, shutting down');

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initialSchema from './migrations/2026-11-21T1430-initial-schema.js';
 import * as search from './migrations/2026-11-21T1500-search.js';
+import * as duplicates from './migrations/2026-11-21T1600-duplicates.js';
 import type { Database } from './tables.js';
 
 /*
@@ -10,6 +11,7 @@ import type { Database } from './tables.js';
 const migrations: Record<string, Migration> = {
   '2026-11-21T1430-initial-schema': initialSchema,
   '2026-11-21T1500-search': search,
+  '2026-11-21T1600-duplicates': duplicates,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

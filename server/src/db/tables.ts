@@ -154,6 +154,29 @@ export interface DuplicateDismissalsTable {
   created_at: Timestamp;
 }
 
+/** An LSH bucket of an image's folded text (modules/duplicates); one row per image and bucket. */
+export interface DuplicateTextKeysTable {
+  bucket: number;
+  id_image: number;
+}
+
+/** A 16-bit band of an image's perceptual hash, as band * 65536 + value. */
+export interface DuplicateHashKeysTable {
+  band_key: number;
+  id_image: number;
+  /** 1 when the image has usable text (then text, not the hash, decides against other texts). */
+  has_text: Flag;
+}
+
+/** A verified duplicate pair, smaller id first; groups are connected components of these. */
+export interface DuplicatePairsTable {
+  id_a: number;
+  id_b: number;
+  kind: 'text' | 'visual';
+  /** 0–1: text similarity, or 1 − Hamming distance / 64 for visual pairs. */
+  similarity: number;
+}
+
 export interface Database {
   users: UsersTable;
   categories: CategoriesTable;
@@ -165,6 +188,9 @@ export interface Database {
   settings: SettingsTable;
   jobs: JobsTable;
   duplicate_dismissals: DuplicateDismissalsTable;
+  duplicate_text_keys: DuplicateTextKeysTable;
+  duplicate_hash_keys: DuplicateHashKeysTable;
+  duplicate_pairs: DuplicatePairsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import { createDuplicateIndex } from '../modules/duplicates/duplicates.index.js'
 import { createSearchService } from '../modules/search/search.service.js';
 import { createImageAnalysisJob } from './image-analysis/image-analysis.job.js';
 import type { OcrEngine } from './image-analysis/ocr.js';
+import { createErasureJob } from './erasure/erasure.job.js';
 import { createMailJob } from './mail/mail.job.js';
 import type { Mailer } from '../modules/mail/mailer.js';
 import type { AnyJobDefinition } from './worker.js';
@@ -17,6 +18,8 @@ export interface JobHandlerDeps {
   ocr: OcrEngine;
   /** SMTP, or the outbox when SMTP_URL is unset (D8). */
   mailer: Mailer;
+  /** D9: erases an account with everything of theirs. */
+  eraseUser: (userId: number) => Promise<void>;
 }
 
 export function createJobHandlers(
@@ -37,5 +40,6 @@ export function createJobHandlers(
       },
     }),
     createMailJob(deps.mailer),
+    createErasureJob(deps.eraseUser),
   ];
 }

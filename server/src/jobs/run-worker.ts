@@ -1,11 +1,9 @@
-import { ConfigError, loadConfig, type AppConfig, type LogLevel } from '../config.js';
+import pino from 'pino';
+import { ConfigError, loadConfig, type AppConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
-import { createJobHandlers } from './handlers.js';
-import { createOcrEngine } from './image-analysis/ocr.js';
-import { createWorker, type JobLogger } from './worker.js';
-import { createMailer } from '../modules/mail/mailer.js';
+import { createRuntime } from '../services.js';
 
 /*
  * The job worker as a process of its own (D10): `node dist/jobs/run-worker.js` (or `tsx
@@ -13,9 +11,6 @@ import { createMailer } from '../modules/mail/mailer.js';
  * servers, claims jobs with row locks, and on SIGTERM/SIGINT finishes the jobs in hand before
  * exiting. Useful when OCR should not compete with requests for the servers' CPU.
  */
-
-/** Jobs in hand get this long to finish after a stop signal (the grace of the server too). */
-const STOP_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -28,24 +23,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createJsonLogger(config.logLevel);
+  const log = pino({ level: config.logLevel });
   const database = openDatabase(config.database);
   // Running migrations here too lets the worker start first; Kysely's lock serialises them.
   await migrateToLatest(database.db);
 
-  const ocr = createOcrEngine();
-  const worker = createWorker({
-    database,
-    clock: systemClock,
-    log,
-    handlers: createJobHandlers(database, {
-      dataDir: config.dataDir,
-      ocr,
-      mailer: createMailer(config),
-    }),
-    concurrency: 2,
-  });
-  worker.start();
+  // The same services and jobs as the server; this process has the CPU to run two at once.
+  const runtime = await createRuntime(config, database, systemClock, log, { jobConcurrency: 2 });
+  runtime.ctx.jobs.start();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -54,8 +39,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'stopping: finishing jobs in hand');
     void (async () => {
       try {
-        await worker.stop(STOP_TIMEOUT_MS);
-        await ocr.terminate();
+        await runtime.stop();
         await database.close();
       } catch (error) {
         log.error({ err: error }, 'error while stopping');
@@ -66,38 +50,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-}
-
-const LEVELS: Record<Exclude<LogLevel, 'silent'>, number> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-};
-
-/** JSON lines in pino's shape, like the server's logs, without a logging library. */
-function createJsonLogger(level: LogLevel): JobLogger {
-  const threshold = level === 'silent' ? Number.POSITIVE_INFINITY : LEVELS[level];
-  const write =
-    (name: keyof typeof LEVELS) =>
-    (fields: object, msg: string): void => {
-      if (LEVELS[name] < threshold) return;
-      const entry: Record<string, unknown> = {
-        level: LEVELS[name],
-        time: Date.now(),
-        pid: process.pid,
-        ...fields,
-        msg,
-      };
-      const err = entry['err'];
-      if (err instanceof Error) {
-        entry['err'] = { type: err.name, message: err.message, stack: err.stack };
-      }
-      process.stdout.write(`${JSON.stringify(entry)}\n`);
-    };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
 main().catch((error: unknown) => {

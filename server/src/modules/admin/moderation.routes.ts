@@ -48,7 +48,7 @@ export function parseReason(body: string): string {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'string') return parsed;
     if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed) {
-      const reason = (parsed).reason;
+      const reason = parsed.reason;
       return typeof reason === 'string' ? reason : '';
     }
   } catch {

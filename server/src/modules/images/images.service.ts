@@ -162,6 +162,16 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       return { images: await inOrder(trendingCache.ids, viewer) };
     },
 
+    /** Every own image of every status, for the data export (D9). */
+    async exportOwn(user: UserRow) {
+      const rows = await repo.listOwn(db, user.id_utente, { skip: 0, limit: 1_000_000 });
+      return present(rows, user, (row, extras) => ({
+        ...toOwnImage(row, extras),
+        description: row.description,
+        extracted_text: row.extracted_text,
+      }));
+    },
+
     /** Back-office list (D7): every status, with names of tags and the totals of SPEC §3. */
     async adminList(term: string) {
       const rows = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT);

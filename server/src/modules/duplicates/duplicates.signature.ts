@@ -1,0 +1,375 @@
+/*
+ * The pure side of the duplicate finder (D7): what an image's signature is, which index keys
+ * it gets, and the precise check of a candidate pair. No database here, so the same functions
+ * serve the analysis job (one image against the index), the bulk re-index (everything in
+ * memory) and the speed check.
+ *
+ * Text. The folded OCR text (lib/text.ts foldText) without spaces, since OCR splits and joins
+ * words at will ('NONMOLLARE' / 'non mollare'). Texts with fewer than MIN_TEXT_LETTERS letters
+ * are not usable (D7): 'ciao' on a thousand walls is not a duplicate.
+ * - Check: normalised Levenshtein similarity 1 − d / max(length) ≥ TEXT_SIMILARITY. Measured on
+ *   80 real OCR readings (20 phrases × 4 fonts, colours and backgrounds): every reading with
+ *   letter slips ('amami adegso', 'attitti … getrada') scored ≥ 0.886 against the other
+ *   readings of its phrase, while the 18,528 pairs of different demo phrases scored at most
+ *   0.765 ('ciao dani ci manchi' / 'ciao nonna ci manchi'), median 0.185. 0.8 sits between;
+ *   one wrong letter in the shortest usable text (8 letters) is 0.875. Readings that lost a
+ *   whole word ('m illumino' / 'm illumino d immenso', 0.53) stay apart: that is a different
+ *   text as far as anyone can tell.
+ * - Index: MinHash over character trigrams of the text padded with '^' and '$', in
+ *   TEXT_BANDS bands of TEXT_ROWS values; each band is a bucket. Two texts share a band with
+ *   probability 1 − (1 − J²)^32 for trigram Jaccard J: one slip in an 8-letter text
+ *   (J ≥ 5/11) is found with p ≈ 0.9994, in a 15-letter one with p > 0.9999999. Short texts
+ *   (≤ DELETION_KEYS_MAX_LENGTH characters) also get their one-deletion variants as keys
+ *   (SymSpell), which makes one slip (a wrong, missing or extra letter) in a text of up to 12
+ *   characters certain to be found, not just likely.
+ *
+ * Perceptual hash. The 64-bit DCT hash of jobs/image-analysis/phash.ts.
+ * - Check: Hamming distance ≤ HASH_DISTANCE. Measured on demo wall pictures: re-encoding,
+ *   resizing to 400 px, +15 % brightness and WebP gave 0–6 bits, a 3 % crop 6–12; 1,770 pairs
+ *   of different pictures were 18 bits apart at least (1st percentile 22, median 32).
+ * - But the same wall with another writing was only 4 bits away in 6 of 12 cases: pHash hardly
+ *   sees the writing. So a hash pair only counts when at least one of the two images has no
+ *   usable text; when both have text, the text decides.
+ * - Index: multi-index hashing. The hash is cut into four bands of 16 bits; two hashes at
+ *   distance ≤ 11 have a band at distance ≤ 2 (pigeonhole), so probing each band of an image
+ *   with every value within two bits (137 per band) finds every hash within HASH_DISTANCE.
+ *   16-bit bands keep a probe selective: about N / 65,536 images per value.
+ */
+
+/** D7: texts with fewer letters are ignored for text grouping. */
+export const MIN_TEXT_LETTERS = 8;
+/** Levenshtein similarity (0–1) from which two texts are duplicates; see above. */
+export const TEXT_SIMILARITY = 0.8;
+/** Hamming distance (of 64 bits) up to which two images without text are duplicates. */
+export const HASH_DISTANCE = 10;
+/** Only this much of a text is compared: walls covered in text would make checks quadratic. */
+export const MAX_COMPARED_CHARACTERS = 1000;
+
+const TEXT_BANDS = 32;
+const TEXT_ROWS = 2;
+const MINHASHES = TEXT_BANDS * TEXT_ROWS;
+/** Texts up to this length also get one-deletion keys (one slip found with certainty). */
+const DELETION_KEYS_MAX_LENGTH = 13;
+const HASH_BAND_BITS = 16;
+/** Bits a probe may flip per band: 4 bands × (radius + 1) − 1 ≥ HASH_DISTANCE. */
+const HASH_PROBE_RADIUS = 2;
+
+/** What the duplicate finder knows of an analysed image. */
+export interface AnalysedImage {
+  id_image: number;
+  text_folded: string | null;
+  phash: string | null;
+}
+
+/** An image prepared for comparison: computed once per image, never per pair. */
+export interface Signature {
+  id_image: number;
+  /** The folded text without spaces, cut to MAX_COMPARED_CHARACTERS; null when not usable. */
+  text: string | null;
+  /** How often each character occurs in `text` (LETTER_BUCKETS), for a quick lower bound. */
+  counts: Uint16Array | null;
+  /** The 64-bit hash as two unsigned 32-bit halves [high, low]: cheap to compare. */
+  phash: readonly [number, number] | null;
+}
+
+export type PairKind = 'text' | 'visual';
+
+export interface VerifiedPair {
+  kind: PairKind;
+  /** 0–1: the text similarity, or 1 − distance / 64 for visual pairs. */
+  similarity: number;
+}
+
+const HEX_HASH = /^[0-9a-f]{16}$/i;
+
+export function signatureOf(image: AnalysedImage): Signature {
+  const folded = image.text_folded ?? '';
+  const letters = folded.match(/\p{L}/gu)?.length ?? 0;
+  const text =
+    letters >= MIN_TEXT_LETTERS
+      ? folded.replaceAll(' ', '').slice(0, MAX_COMPARED_CHARACTERS)
+      : null;
+  const phash =
+    image.phash !== null && HEX_HASH.test(image.phash)
+      ? ([
+          Number.parseInt(image.phash.slice(0, 8), 16),
+          Number.parseInt(image.phash.slice(8), 16),
+        ] as const)
+      : null;
+  return {
+    id_image: image.id_image,
+    text,
+    counts: text === null ? null : letterCounts(text),
+    phash,
+  };
+}
+
+/** a–z, 0–9 and one bucket for every other character. */
+const LETTER_BUCKETS = 37;
+
+function letterCounts(text: string): Uint16Array {
+  const counts = new Uint16Array(LETTER_BUCKETS);
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const bucket =
+      code >= 97 && code <= 122 ? code - 97 : code >= 48 && code <= 57 ? code - 22 : 36;
+    counts[bucket] = (counts[bucket] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * A lower bound of the edit distance from character counts: every edit changes the surplus
+ * of one side by at most one, so max(surplus of a, surplus of b) edits are needed at least.
+ * Costs 37 steps, and rules out most candidates before the distance table is filled.
+ */
+function countsBound(a: Uint16Array, b: Uint16Array): number {
+  let surplusA = 0;
+  let surplusB = 0;
+  for (let k = 0; k < LETTER_BUCKETS; k += 1) {
+    const difference = (a[k] ?? 0) - (b[k] ?? 0);
+    if (difference > 0) surplusA += difference;
+    else surplusB -= difference;
+  }
+  return surplusA > surplusB ? surplusA : surplusB;
+}
+
+/**
+ * The precise check of a candidate pair: a text pair when both texts are usable and similar
+ * enough, a visual pair when at least one has no usable text and the hashes are close; null
+ * otherwise (two different texts never group, however alike the walls look).
+ */
+export function verifyPair(a: Signature, b: Signature): VerifiedPair | null {
+  if (a.text !== null && b.text !== null) {
+    if (a.counts !== null && b.counts !== null) {
+      const longer = Math.max(a.text.length, b.text.length);
+      if (countsBound(a.counts, b.counts) > Math.floor((1 - TEXT_SIMILARITY) * longer + 1e-9)) {
+        return null;
+      }
+    }
+    const similarity = textSimilarity(a.text, b.text, TEXT_SIMILARITY);
+    return similarity === null ? null : { kind: 'text', similarity };
+  }
+  if (a.phash === null || b.phash === null) return null;
+  const distance = bitCount(a.phash[0] ^ b.phash[0]) + bitCount(a.phash[1] ^ b.phash[1]);
+  return distance <= HASH_DISTANCE ? { kind: 'visual', similarity: 1 - distance / 64 } : null;
+}
+
+/**
+ * 1 − Levenshtein distance / longer length, or null when below `minimum`. Only the diagonal
+ * band the minimum allows is computed, and the loop stops as soon as the band is exceeded, so
+ * a hopeless candidate costs a few rows.
+ */
+export function textSimilarity(a: string, b: string, minimum: number): number | null {
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return null;
+  if (a === b) return 1;
+  const limit = Math.floor((1 - minimum) * longer + 1e-9);
+  const distance = boundedLevenshtein(a, b, limit);
+  if (distance === null) return null;
+  const similarity = 1 - distance / longer;
+  return similarity >= minimum ? similarity : null;
+}
+
+/** Rows of the distance table, reused by every call (the process is single-threaded). */
+let previousRow = new Uint32Array(64);
+let currentRow = new Uint32Array(64);
+
+/**
+ * Levenshtein distance when it is ≤ limit, null otherwise (Ukkonen's band): only cells within
+ * `limit` of the diagonal are computed, and the first row whose band exceeds the limit ends it.
+ */
+export function boundedLevenshtein(a: string, b: string, limit: number): number | null {
+  if (Math.abs(a.length - b.length) > limit) return null;
+  const width = b.length;
+  const big = limit + 1;
+  if (previousRow.length < width + 2) {
+    previousRow = new Uint32Array(width + 2);
+    currentRow = new Uint32Array(width + 2);
+  }
+  let previous = previousRow;
+  let current = currentRow;
+  const first = Math.min(width, limit);
+  for (let j = 0; j <= first; j += 1) previous[j] = j;
+  // The cell just right of the band: read by the next row, never computed.
+  if (first + 1 <= width) previous[first + 1] = big;
+  for (let i = 1; i <= a.length; i += 1) {
+    const from = Math.max(1, i - limit);
+    const to = Math.min(width, i + limit);
+    current[from - 1] = from === 1 && i <= limit ? i : big;
+    let rowMinimum = current[from - 1] ?? big;
+    const letter = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j += 1) {
+      const substitution = (previous[j - 1] ?? big) + (letter === b.charCodeAt(j - 1) ? 0 : 1);
+      const deletion = (previous[j] ?? big) + 1;
+      const insertion = (current[j - 1] ?? big) + 1;
+      let value = substitution < deletion ? substitution : deletion;
+      if (insertion < value) value = insertion;
+      if (value > big) value = big;
+      current[j] = value;
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (to + 1 <= width) current[to + 1] = big;
+    if (rowMinimum > limit) return null;
+    [previous, current] = [current, previous];
+  }
+  const distance = previous[width] ?? big;
+  return distance <= limit ? distance : null;
+}
+
+/** The LSH buckets of a usable text (32-bit integers); empty without usable text. */
+export function textKeys(signature: Signature): number[] {
+  const text = signature.text;
+  if (text === null) return [];
+  const shingles = trigramHashes(text);
+  const minimums = new Uint32Array(MINHASHES).fill(0xffffffff);
+  for (const shingle of shingles) {
+    for (let k = 0; k < MINHASHES; k += 1) {
+      const value = fmix32(shingle ^ (MINHASH_SEEDS[k] ?? 0));
+      if (value < (minimums[k] ?? 0)) minimums[k] = value;
+    }
+  }
+  const keys = new Set<number>();
+  for (let band = 0; band < TEXT_BANDS; band += 1) {
+    let key = fmix32(Math.imul(band + 1, 0x9e3779b1));
+    for (let row = 0; row < TEXT_ROWS; row += 1) {
+      key = fmix32(key ^ (minimums[band * TEXT_ROWS + row] ?? 0));
+    }
+    keys.add(key | 0);
+  }
+  if (text.length <= DELETION_KEYS_MAX_LENGTH) {
+    // The text itself and each one-letter deletion: a substitution leaves both texts with a
+    // common deletion, an insertion makes one text a deletion of the other.
+    keys.add(stringHash(`\u0001${text}`) | 0);
+    for (let i = 0; i < text.length; i += 1) {
+      keys.add(stringHash(`\u0001${text.slice(0, i)}${text.slice(i + 1)}`) | 0);
+    }
+  }
+  return [...keys];
+}
+
+/** The keys an image is stored under in the hash index: one per band. */
+export function hashKeys(signature: Signature): number[] {
+  if (signature.phash === null) return [];
+  return hashBands(signature.phash).map((value, band) => band * 2 ** HASH_BAND_BITS + value);
+}
+
+/** The keys to look up to find every hash within HASH_DISTANCE (548 for four bands). */
+export function hashProbeKeys(signature: Signature): number[] {
+  if (signature.phash === null) return [];
+  const keys: number[] = [];
+  hashBands(signature.phash).forEach((value, band) => {
+    const base = band * 2 ** HASH_BAND_BITS;
+    for (const variant of withinBits(value, HASH_PROBE_RADIUS)) keys.push(base + variant);
+  });
+  return keys;
+}
+
+/** The four 16-bit bands, lowest first. */
+function hashBands([high, low]: readonly [number, number]): number[] {
+  return [low & 0xffff, low >>> 16, high & 0xffff, high >>> 16];
+}
+
+/** Every 16-bit value within `radius` flipped bits of `value`, itself included. */
+function withinBits(value: number, radius: number): number[] {
+  const out = [value];
+  if (radius >= 1) {
+    for (let a = 0; a < HASH_BAND_BITS; a += 1) {
+      out.push(value ^ (1 << a));
+      if (radius >= 2) {
+        for (let b = a + 1; b < HASH_BAND_BITS; b += 1) out.push(value ^ (1 << a) ^ (1 << b));
+      }
+    }
+  }
+  return out;
+}
+
+/** Set bits of a 32-bit integer (the classic SWAR count). */
+function bitCount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Distinct 32-bit hashes of the trigrams of '^text$' (a text of one letter still has one). */
+function trigramHashes(text: string): Set<number> {
+  const padded = `^${text}$`;
+  const out = new Set<number>();
+  for (let i = 0; i + 3 <= padded.length; i += 1) out.add(stringHash(padded.slice(i, i + 3)));
+  return out;
+}
+
+/** FNV-1a over UTF-16 code units, finished with fmix32 for well-spread bits. */
+function stringHash(value: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < value.length; i += 1) {
+    hash ^= value.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return fmix32(hash);
+}
+
+/** MurmurHash3's finaliser: a bijection on 32 bits that mixes every input bit into the output. */
+function fmix32(input: number): number {
+  let h = input >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * The MinHash family: h_k(x) = fmix32(x XOR seed_k), seeds from a fixed splitmix32 sequence.
+ * Fixed forever: changing them changes every bucket, which needs a full re-index.
+ */
+const MINHASH_SEEDS = (() => {
+  const seeds = new Uint32Array(MINHASHES);
+  let state = 0x4d757269; // 'Muri'
+  for (let k = 0; k < MINHASHES; k += 1) {
+    state = (state + 0x9e3779b9) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    seeds[k] = (z ^ (z >>> 16)) >>> 0;
+  }
+  return seeds;
+})();
+
+/** Connected components of the pairs (union-find with path halving and union by size). */
+export function connectedComponents(pairs: Iterable<readonly [number, number]>): number[][] {
+  const parent = new Map<number, number>();
+  const size = new Map<number, number>();
+  const find = (x: number): number => {
+    let node = x;
+    if (!parent.has(node)) {
+      parent.set(node, node);
+      size.set(node, 1);
+      return node;
+    }
+    for (;;) {
+      const up = parent.get(node) ?? node;
+      if (up === node) return node;
+      const grand = parent.get(up) ?? up;
+      parent.set(node, grand);
+      node = grand;
+    }
+  };
+  for (const [a, b] of pairs) {
+    let rootA = find(a);
+    let rootB = find(b);
+    if (rootA === rootB) continue;
+    if ((size.get(rootA) ?? 1) < (size.get(rootB) ?? 1)) [rootA, rootB] = [rootB, rootA];
+    parent.set(rootB, rootA);
+    size.set(rootA, (size.get(rootA) ?? 1) + (size.get(rootB) ?? 1));
+  }
+  const groups = new Map<number, number[]>();
+  for (const node of parent.keys()) {
+    const root = find(node);
+    const group = groups.get(root);
+    if (group === undefined) groups.set(root, [node]);
+    else group.push(node);
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/executor.js';
+
+export function interactionsOf(db: Executor, userId: number) {
+  return db
+    .selectFrom('interactions')
+    .select(['id_image', 'id_tipo_interazione', 'created_at'])
+    .where('id_utente', '=', userId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export function followedBy(db: Executor, userId: number) {
+  return db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id_utente', 'f.followed_id')
+    .select(['u.id_utente', 'u.username', 'f.created_at'])
+    .where('f.follower_id', '=', userId)
+    .orderBy('f.created_at')
+    .execute();
+}
+
+export async function markForErasure(db: Executor, userId: number, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      is_active: 0,
+      deletion_requested_at: at,
+      updated_at: at,
+      // Every session ends now, whatever its token says.
+      token_version: eb('token_version', '+', 1),
+    }))
+    .where('id_utente', '=', userId)
+    .execute();
+}

@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import type { AppConfig } from './config.js';
+import type { AppContext } from './context.js';
+import type { DatabaseHandle } from './db/database.js';
+import { createJobHandlers } from './jobs/handlers.js';
+import { createOcrEngine } from './jobs/image-analysis/ocr.js';
+import { createWorker, type JobWorker } from './jobs/worker.js';
+import type { Clock } from './lib/clock.js';
+import { loadJwtSecret } from './lib/secrets.js';
+import { createAdminService } from './modules/admin/admin.service.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createTokenService } from './modules/auth/tokens.js';
+import { createDuplicatesService } from './modules/duplicates/duplicates.service.js';
+import { createFollowsService } from './modules/follows/follows.service.js';
+import { createFileUrlSigner } from './modules/images/file-urls.js';
+import { createImagesService } from './modules/images/images.service.js';
+import { createInteractionsService } from './modules/interactions/interactions.service.js';
+import { createViewerKeys } from './modules/interactions/viewer-key.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { createModerationMailHook } from './modules/mail/moderation-mail.js';
+import { createModerationService } from './modules/moderation/moderation.service.js';
+import { createErasureService } from './modules/privacy/erasure.service.js';
+import { createPrivacyService } from './modules/privacy/privacy.service.js';
+import { createSearchService } from './modules/search/search.service.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
+import { createTaxonomyService } from './modules/taxonomy/taxonomy.service.js';
+import { createUploadsService } from './modules/uploads/uploads.service.js';
+import { createUsersService } from './modules/users/users.service.js';
+
+/*
+ * The services of one process and its job worker, built the same way by the server (app.ts)
+ * and by the stand-alone worker (jobs/run-worker.ts), so a job runs the same code wherever it
+ * runs.
+ */
+
+export interface Runtime {
+  ctx: AppContext;
+  /** Stops the worker (jobs in hand finish) and the OCR thread; the database stays open. */
+  stop(): Promise<void>;
+}
+
+export async function createRuntime(
+  config: AppConfig,
+  database: DatabaseHandle,
+  clock: Clock,
+  log: Logger,
+  options: { jobConcurrency: number },
+): Promise<Runtime> {
+  // One OCR thread for the process, started on the first job that needs it.
+  const ocr = createOcrEngine();
+  // Jobs need services and services enqueue jobs: the erasure job looks the service up when
+  // it runs, by which time the context exists.
+  const built: { ctx?: AppContext } = {};
+  const context = (): AppContext => {
+    if (built.ctx === undefined) throw new Error('services are not ready yet');
+    return built.ctx;
+  };
+  const jobs = createWorker({
+    database,
+    clock,
+    log,
+    handlers: createJobHandlers(database, {
+      dataDir: config.dataDir,
+      ocr,
+      mailer: createMailer(config),
+      eraseUser: (id) => context().erasure.eraseUser(id),
+    }),
+    concurrency: options.jobConcurrency,
+  });
+  const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
+  const ctx = createContext(config, database, clock, secret, jobs);
+  built.ctx = ctx;
+  return {
+    ctx,
+    async stop() {
+      await jobs.stop();
+      await ocr.terminate();
+    },
+  };
+}
+
+/** Wires the services together; each gets only what it needs. */
+function createContext(
+  config: AppConfig,
+  database: DatabaseHandle,
+  clock: Clock,
+  secret: string,
+  jobs: JobWorker,
+): AppContext {
+  const { db } = database;
+  const tokens = createTokenService(secret);
+  const fileUrls = createFileUrlSigner(secret);
+  const users = createUsersService(db, clock);
+  const taxonomy = createTaxonomyService(db, clock);
+  const images = createImagesService(db, clock, fileUrls);
+  const settings = createSettingsService(db, clock);
+  const moderation = createModerationService(db, database.dialect, clock, {
+    dataDir: config.dataDir,
+    taxonomy,
+    images,
+    // D8: the uploader's e-mail is queued in the decision's own transaction.
+    onDecision: createModerationMailHook({ clock, settings, jobs }),
+  });
+  const interactions = createInteractionsService(db, clock, images, createViewerKeys(secret));
+  const search = createSearchService(db, database.dialect);
+  const erasure = createErasureService({ users, moderation, interactions, search });
+  const follows = createFollowsService(db, clock, users);
+  return Object.freeze({
+    config,
+    database,
+    clock,
+    tokens,
+    fileUrls,
+    users,
+    auth: createAuthService(users, tokens, settings),
+    taxonomy,
+    images,
+    interactions,
+    follows,
+    uploads: createUploadsService(db, clock, config.dataDir, taxonomy, jobs),
+    search,
+    moderation,
+    duplicates: createDuplicatesService(db, clock, { fileUrls, taxonomy }),
+    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure }),
+    settings,
+    erasure,
+    privacy: createPrivacyService(db, clock, {
+      users,
+      images,
+      follows,
+      erasureDelayMs: config.erasureDelayMs,
+    }),
+    jobs,
+  });
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isGalleryEmpty, seedDemoContent, type DemoSummary } from '../src/demo/seed.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let summary: DemoSummary;
+const created: number[] = [];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  expect(await isGalleryEmpty(t.app.ctx)).toBe(true);
+  // A small gallery: the same code path as the 300 pictures of a first start, in seconds.
+  summary = await seedDemoContent(t.app.ctx, {
+    images: 24,
+    afterImage: async (id) => {
+      created.push(id);
+      await t.app.ctx.search.reindexImage(id);
+    },
+  });
+});
+afterAll(() => t.close());
+
+describe('demo content (D12)', () => {
+  it('creates users, the themed categories, approved, pending and rejected pictures', async () => {
+    expect(summary).toMatchObject({ users: 30, categories: 15, pending: 6, rejected: 1 });
+    expect(summary.approved).toBe(24 - 6 - 1);
+    expect(created).toHaveLength(24);
+    expect(await isGalleryEmpty(t.app.ctx)).toBe(false);
+
+    const gallery = (await t.app.inject({ method: 'GET', url: '/api/images' })).json();
+    expect(gallery.total).toBe(summary.approved);
+    const categories = (await t.app.inject({ method: 'GET', url: '/api/categories' })).json();
+    expect(categories.map((c: { nome: string }) => c.nome)).toContain('messaggi_amore');
+    const counted = categories.reduce((sum: number, c: { count: number }) => sum + c.count, 0);
+    expect(counted).toBe(summary.approved);
+  });
+
+  it('spreads reactions and views over time so trending has a week, with consistent counters', async () => {
+    const trending = (await t.app.inject({ method: 'GET', url: '/api/trending-images' })).json();
+    expect(trending.images.length).toBeGreaterThan(0);
+    const rows = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select(['id_image', 'likes_count', 'views_count'])
+      .where('status', '=', 'approved')
+      .execute();
+    const likes = await t.app.ctx.database.db
+      .selectFrom('interactions')
+      .select(['id_image'])
+      .where('id_tipo_interazione', '=', 1)
+      .execute();
+    expect(rows.reduce((sum, row) => sum + row.likes_count, 0)).toBe(likes.length);
+    expect(rows.some((row) => row.views_count > 0)).toBe(true);
+  });
+
+  it('photographs some writings twice (for the duplicate finder) and makes them searchable', async () => {
+    const titles = await t.app.ctx.database.db.selectFrom('images').select('titolo_img').execute();
+    const counts = new Map<string, number>();
+    for (const { titolo_img } of titles)
+      counts.set(titolo_img ?? '', (counts.get(titolo_img ?? '') ?? 0) + 1);
+    expect([...counts.values()].filter((n) => n >= 2).length).toBeGreaterThanOrEqual(3);
+
+    const [first] = (await t.app.inject({ method: 'GET', url: '/api/images?limit=1' })).json()
+      .images;
+    const word =
+      String(first.titolo_img)
+        .split(/\s+/)
+        .find((w: string) => w.length > 3) ?? '';
+    const found = (
+      await t.app.inject({ method: 'GET', url: `/api/search?query=${encodeURIComponent(word)}` })
+    ).json();
+    expect(found.images.map((image: { id_image: number }) => image.id_image)).toContain(
+      first.id_image,
+    );
+  });
+
+  it('gives demo users passwords nobody knows', async () => {
+    const users = await t.app.ctx.database.db
+      .selectFrom('users')
+      .select('username')
+      .where('email', 'like', '%@demo.muriparlanti.it')
+      .execute();
+    expect(users).toHaveLength(30);
+    for (const password of ['password', 'demo-password', 'muriparlanti']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: users[0]?.username, password },
+      });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+});
