@@ -344,3 +344,32 @@ describe('GET /api/admin/stats', () => {
     });
   });
 });
+
+describe('moderation hints', () => {
+  it('flags a pending copy of an approved image and suggests its category and tags', async () => {
+    const cat = await createCategory(t.app, 'messaggi_calcio');
+    const original = await publishedImage(t.app, user, { categoryId: cat, tags: ['juve'] });
+    const copy = await uploadImage(t.app, user);
+    const db = t.app.ctx.database.db;
+    for (const id of [original.id_image, copy.id_image]) {
+      await db
+        .updateTable('images')
+        .set({
+          extracted_text: 'FINO ALLA FINE FORZA JUVE',
+          text_folded: 'fino alla fine forza juve',
+        })
+        .where('id_image', '=', id)
+        .execute();
+      await t.app.ctx.duplicates.indexImage(id);
+    }
+    const pending = (await asAdmin('GET', '/api/admin/pending-images')).json();
+    const entry = pending.images.find(
+      (image: { id_image: number }) => image.id_image === copy.id_image,
+    );
+    expect(entry.hints.possible_duplicates.map((d: { id_image: number }) => d.id_image)).toEqual([
+      original.id_image,
+    ]);
+    expect(entry.hints.suggested_category).toEqual({ id_categoria: cat, nome: 'messaggi_calcio' });
+    expect(entry.hints.suggested_tags.map((tag: { nome: string }) => tag.nome)).toContain('juve');
+  });
+});

@@ -5,7 +5,12 @@ import { newStoredFilename, writeImageFiles } from '../modules/images/images.sto
 import * as demoRepo from './demo.repository.js';
 import { PHRASES, THEMES, type Phrase } from './phrases.js';
 import { createRandom, type Random } from './random.js';
-import { releaseRenderCaches, renderWallWriting, wallWritingSpec } from './render.js';
+import {
+  releaseRenderCaches,
+  renderWallWriting,
+  wallWritingSpec,
+  type WallWritingSpec,
+} from './render.js';
 
 /*
  * D12 demo content: on first start with an empty database, a living gallery — users, the
@@ -95,9 +100,18 @@ export async function seedDemoContent(
   const approvedIds: number[] = [];
   let pending = 0;
   let rejected = 0;
+  const specs = plan.map((picture, index) =>
+    wallWritingSpec(random.fork(`picture-${index}`), picture.phrase),
+  );
+  plan.forEach((picture, index) => {
+    const original = picture.copyOf === undefined ? undefined : specs[picture.copyOf];
+    if (original !== undefined) specs[index] = rephotograph(original, random.fork(`copy-${index}`));
+  });
   await inPool(plan, 2, async (picture, index) => {
     const pictureRandom = random.fork(`picture-${index}`);
-    const jpeg = await renderWallWriting(wallWritingSpec(pictureRandom, picture.phrase));
+    const spec = specs[index];
+    if (spec === undefined) return;
+    const jpeg = await renderWallWriting(spec);
     const processed = await processUpload(jpeg);
     const filename = newStoredFilename();
     await writeImageFiles(ctx.config.dataDir, filename, processed);
@@ -188,6 +202,32 @@ async function createUsers(ctx: AppContext, random: Random): Promise<number[]> {
 interface Picture {
   phrase: Phrase;
   status: 'approved' | 'pending' | 'rejected';
+  /** For a second photograph of the same writing: the index of the first. */
+  copyOf?: number;
+}
+
+/**
+ * The same wall and writing photographed again another day: other light, another angle, a
+ * slightly different framing and camera. Text and picture stay recognisably the same, which
+ * is what the duplicate finder must catch.
+ */
+function rephotograph(spec: WallWritingSpec, random: Random): WallWritingSpec {
+  return {
+    ...spec,
+    light: {
+      ...spec.light,
+      exposure: spec.light.exposure + random.float(-0.12, 0.12),
+      warmth: spec.light.warmth + random.float(-0.1, 0.1),
+      gradient: Math.min(0.4, Math.max(0, spec.light.gradient + random.float(-0.08, 0.08))),
+    },
+    camera: {
+      ...spec.camera,
+      tilt: spec.camera.tilt + random.float(-1.5, 1.5),
+      yaw: spec.camera.yaw + random.float(-0.04, 0.04),
+      noise: spec.camera.noise + random.float(0, 3),
+      jpegQuality: Math.round(random.float(70, 92)),
+    },
+  };
 }
 
 function planPictures(random: Random, total: number): Picture[] {

@@ -29,7 +29,26 @@ const PendingImage = Type.Object({
   thumbnail_url: Type.String(),
   extracted_text: Type.Union([Type.String(), Type.Null()]),
   created_at: IsoDateTime,
+  /** Issue 4: what lets an administrator decide at a glance. */
+  hints: Type.Object({
+    possible_duplicates: Type.Array(
+      Type.Object({
+        id_image: Type.Integer(),
+        titolo_img: Type.Union([Type.String(), Type.Null()]),
+        thumbnail_url: Type.String(),
+        similarity: Type.Number(),
+        kind: Type.String(),
+      }),
+    ),
+    suggested_category: Type.Union([
+      Type.Object({ id_categoria: Type.Integer(), nome: Type.String() }),
+      Type.Null(),
+    ]),
+    suggested_tags: Type.Array(Type.Object({ id_tag: Type.Integer(), nome: Type.String() })),
+  }),
 });
+
+const NO_HINTS = { possible_duplicates: [], suggested_category: null, suggested_tags: [] };
 
 const Decision = Type.Object({
   id_image: Type.Integer(),
@@ -86,7 +105,12 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async () => {
-      const images = await ctx.images.pending();
+      const pending = await ctx.images.pending();
+      const hints = await ctx.duplicates.hintsForImages(pending.map((image) => image.id_image));
+      const images = pending.map((image) => ({
+        ...image,
+        hints: hints.get(image.id_image) ?? NO_HINTS,
+      }));
       return { images, total: images.length };
     },
   );

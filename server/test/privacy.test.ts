@@ -1,0 +1,155 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { publishedImage, uploadImage } from './helpers/images.js';
+
+/** A clock the test moves by hand: erasure promises are about time. */
+const now = { value: new Date('2026-11-21T10:00:00.000Z') };
+const clock = { now: () => new Date(now.value) };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ erasureDelayMs: 24 * 60 * 60 * 1000 }, { clock });
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'DELETE' | 'POST', url: string, token?: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: token === undefined ? {} : bearer(token),
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+describe('GET /api/users/me/export (D9)', () => {
+  it('downloads the caller’s own account, uploads, interactions and follows, nobody else’s', async () => {
+    const me = await createUser(t.app);
+    const other = await createUser(t.app);
+    const othersImage = await publishedImage(t.app, other, { title: 'Di un altro' });
+    const mine = await uploadImage(t.app, me, { title: 'Mio, in attesa' });
+    await call('POST', `/api/images/${othersImage.id_image}/interactions`, me.token, {
+      id_tipo_interazione: 1,
+    });
+    await call('POST', `/api/images/${othersImage.id_image}/interactions`, other.token, {
+      id_tipo_interazione: 6,
+    });
+    await call('POST', `/api/users/${other.id}/follow`, me.token);
+
+    expect((await call('GET', '/api/users/me/export')).statusCode).toBe(401);
+    const response = await call('GET', '/api/users/me/export', me.token);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="muri-parlanti-dati-${me.username}.json"`,
+    );
+    const data = response.json();
+    expect(data.account).toMatchObject({
+      id_utente: me.id,
+      email: me.email,
+      age_confirmed_at: expect.any(String),
+    });
+    expect(
+      data.images.map((i: { id_image: number; status: string }) => [i.id_image, i.status]),
+    ).toEqual([[mine.id_image, 'pending']]);
+    expect(data.interactions).toEqual([
+      {
+        id_image: othersImage.id_image,
+        id_tipo_interazione: 1,
+        tipo: 'mi piace',
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(data.follows.following).toEqual([
+      { id_utente: other.id, username: other.username, since: expect.any(String) },
+    ]);
+    expect(response.body).not.toContain(other.email);
+    expect(response.body).not.toContain('password');
+  });
+});
+
+describe('DELETE /api/users/me (D9)', () => {
+  let victim: TestUser;
+  let fan: TestUser;
+  let imageFile: string;
+  let othersImage: number;
+
+  beforeAll(async () => {
+    victim = await createUser(t.app);
+    fan = await createUser(t.app);
+    const image = await publishedImage(t.app, victim, { title: 'Da cancellare' });
+    imageFile = path.join(t.config.dataDir, 'images', image.filename);
+    othersImage = (await publishedImage(t.app, fan)).id_image;
+    await call('POST', `/api/images/${othersImage}/interactions`, victim.token, {
+      id_tipo_interazione: 1,
+    });
+    await call('POST', `/api/users/${fan.id}/follow`, victim.token);
+    // The uploads' analysis jobs, out of the way of the erasure job's count.
+    await t.app.ctx.jobs.runUntilIdle();
+  });
+
+  it('refuses a wrong or missing password and changes nothing', async () => {
+    const wrong = await call('DELETE', '/api/users/me', victim.token, { password: 'sbagliata' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ detail: 'La password non è corretta.' });
+    expect((await call('DELETE', '/api/users/me', victim.token, {})).statusCode).toBe(400);
+    expect((await call('DELETE', '/api/users/me', undefined, { password: 'x' })).statusCode).toBe(
+      401,
+    );
+    expect((await call('GET', '/api/users/me', victim.token)).statusCode).toBe(200);
+  });
+
+  it('deactivates at once and erases everything when the promised time comes', async () => {
+    const response = await call('DELETE', '/api/users/me', victim.token, {
+      password: victim.password,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().detail).toMatch(/entro 5 giorni/);
+    // At once: the session dies, login is refused, the profile is gone.
+    expect((await call('GET', '/api/users/me', victim.token)).statusCode).toBe(401);
+    expect((await login(t.app, victim.username, victim.password)).json()).toEqual({
+      detail: 'Account disattivato',
+    });
+    expect((await call('GET', `/api/users/${victim.id}/profile`)).statusCode).toBe(404);
+
+    // Not yet: the erasure is due after the configured delay.
+    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(0);
+    await fs.access(imageFile);
+
+    now.value = new Date(now.value.getTime() + 25 * 60 * 60 * 1000);
+    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(1);
+    const db = t.app.ctx.database.db;
+    expect(
+      await db.selectFrom('users').select('id_utente').where('id_utente', '=', victim.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('images').select('id_image').where('id_utente', '=', victim.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom('interactions')
+        .select('id_image')
+        .where('id_utente', '=', victim.id)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom('follows')
+        .select('followed_id')
+        .where('follower_id', '=', victim.id)
+        .execute(),
+    ).toEqual([]);
+    await expect(fs.access(imageFile)).rejects.toThrow();
+    // Counters of other people's images no longer count the erased user's reactions.
+    expect((await call('GET', `/api/images/${othersImage}`)).json().likes_count).toBe(0);
+  });
+
+  it('never lets the last active administrator delete their own account', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const response = await call('DELETE', '/api/users/me', admin.access_token, {
+      password: TEST_ADMIN.password,
+    });
+    expect(response.statusCode).toBe(400);
+    expect((await call('GET', '/api/users/me', admin.access_token)).statusCode).toBe(200);
+  });
+});
