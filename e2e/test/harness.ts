@@ -26,7 +26,8 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const entry = path.join(repoRoot, 'server', 'dist', 'main.js');
-  if (!fs.existsSync(entry) || !fs.existsSync(path.join(repoRoot, 'web', 'dist', 'index.html'))) {
+  const webDist = process.env['E2E_WEB_DIST'] ?? path.join(repoRoot, 'web', 'dist');
+  if (!fs.existsSync(entry) || !fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('The app is not built: run "npm run build" before the end-to-end tests');
   }
   const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'muri-e2e-'));
@@ -41,6 +42,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'admin-password',
       LOG_LEVEL: 'info',
+      // A web build elsewhere (several people building at once) when E2E_WEB_DIST is set.
+      ...(process.env['E2E_WEB_DIST'] === undefined ? {} : { WEB_DIST_DIR: process.env['E2E_WEB_DIST'] }),
       ...(database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : {}),
       ...env,
     },

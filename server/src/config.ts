@@ -80,7 +80,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     jobsInServer: parseFlag('JOBS_IN_SERVER', read('JOBS_IN_SERVER'), true),
     erasureDelayMs: parseErasureDelay(read('ERASURE_DELAY_HOURS')),
     logLevel: parseLogLevel(read('LOG_LEVEL')),
-    webDistDir: path.resolve(repoRoot, 'web', 'dist'),
+    webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
   });
 }
 
