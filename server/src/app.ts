@@ -27,6 +27,7 @@ import { createRuntime, type Runtime } from './services.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { lifecyclePlugin } from './plugins/lifecycle.js';
+import { securityPlugin } from './plugins/security.js';
 import { webAppPlugin } from './plugins/web-app.js';
 
 export interface BuildOptions {
@@ -86,6 +87,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Request ids are ours: a client-chosen one could forge or collide with log lines.
     requestIdHeader: false,
     bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    // A request must arrive whole within this time, and idle keep-alive sockets close:
+    // slow-loris clients cannot hold connections open for ever.
+    requestTimeout: 120_000,
+    connectionTimeout: 130_000,
     // Our lifecycle plugin answers in the error format of D2 instead.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -115,6 +121,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(lifecyclePlugin);
+  await app.register(securityPlugin, { rateLimits: config.rateLimits });
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
   // Collects every route's schemas into the OpenAPI document served at /api/docs.

@@ -23,6 +23,15 @@ export interface AppConfig {
   /** D9: how long after 'Elimina account' the erasure runs (at most 5 days; default at once). */
   readonly erasureDelayMs: number;
   readonly logLevel: LogLevel;
+  /** Uploads one user may have waiting for review (issue 7: no flooding the moderation queue). */
+  readonly maxPendingUploads: number;
+  /** Per-route rate limits (issue 7); only tests of other features turn them off. */
+  readonly rateLimits: boolean;
+  /**
+   * Whom to believe about the client's address (X-Forwarded-For): nobody by default, so a
+   * client cannot fake its address to dodge rate limits; behind a proxy, its address or CIDR.
+   */
+  readonly trustProxy: string | boolean;
   /** Where the built web app lives; its index.html answers every client-side route. */
   readonly webDistDir: string;
 }
@@ -80,6 +89,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     jobsInServer: parseFlag('JOBS_IN_SERVER', read('JOBS_IN_SERVER'), true),
     erasureDelayMs: parseErasureDelay(read('ERASURE_DELAY_HOURS')),
     logLevel: parseLogLevel(read('LOG_LEVEL')),
+    rateLimits: parseFlag('RATE_LIMITS', read('RATE_LIMITS'), true),
+    maxPendingUploads: parseCount('MAX_PENDING_UPLOADS', read('MAX_PENDING_UPLOADS'), 20),
+    trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
   });
 }
@@ -98,6 +110,9 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     jobsInServer: true,
     erasureDelayMs: 0,
     logLevel: 'info',
+    rateLimits: true,
+    maxPendingUploads: 20,
+    trustProxy: false,
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
     ...overrides,
   };
@@ -217,6 +232,28 @@ function parseFlag(name: string, value: string | undefined, fallback: boolean): 
   if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
   throw new ConfigError(name, `must be 1 or 0, got "${value}"`);
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) {
+    throw new ConfigError(name, `must be a whole number from 1 to 999999, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseTrustProxy(value: string | undefined): string | boolean {
+  if (value === undefined || ['0', 'false', 'no'].includes(value.toLowerCase())) return false;
+  if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const address = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
+  if (entries.some((entry) => !address.test(entry))) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be 0, 1 or a comma-separated list of proxy addresses/CIDRs, got "${value}"`,
+    );
+  }
+  return entries.join(',');
 }
 
 /** The privacy policy promises erasure within 5 days: the delay can never exceed that. */

@@ -38,6 +38,10 @@ export async function buildTestApp(
     demoContent: false,
     // Tests run jobs themselves (ctx.jobs.runUntilIdle()) when they want them.
     jobsInServer: false,
+    // Suites of other features make many calls from one address; security.test.ts turns it on.
+    rateLimits: false,
+    // Suites upload many pictures as one user; security.test.ts checks the real cap.
+    maxPendingUploads: 10_000,
     logLevel: 'warn',
     ...overrides,
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
+import { RATE_LIMITS } from '../../plugins/security.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Email, NewPassword, OwnUser, Username } from '../users/users.schemas.js';
 import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
@@ -46,6 +47,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/auth/register',
     {
+      config: { rateLimit: RATE_LIMITS.register },
       schema: {
         tags: ['auth'],
         summary: 'Create an account and open a session',
@@ -62,6 +64,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/auth/login',
     {
+      config: { rateLimit: RATE_LIMITS.login },
       schema: {
         tags: ['auth'],
         summary: 'Open a session with username and password',

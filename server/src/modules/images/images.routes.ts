@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
+import { RATE_LIMITS } from '../../plugins/security.js';
 import fs from 'node:fs/promises';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
@@ -118,6 +119,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.get(
     '/search',
     {
+      config: { rateLimit: RATE_LIMITS.search },
       onRequest: app.guards.optional,
       schema: {
         tags: ['images'],
@@ -191,6 +193,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.post(
     '/images/:id/interactions',
     {
+      config: { rateLimit: RATE_LIMITS.interactions },
       onRequest: app.guards.optional,
       schema: {
         tags: ['interactions'],

@@ -10,3 +10,14 @@ export async function insertImage(db: Executor, image: Insertable<ImagesTable>):
     .executeTakeFirstOrThrow();
   return row.id_image;
 }
+
+/** Served by images_by_user_all. */
+export async function countPending(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id_utente', '=', userId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
+import { RATE_LIMITS } from '../../plugins/security.js';
 import { badRequest, HttpError } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
@@ -57,6 +58,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.post(
     '/images/export',
     {
+      config: { rateLimit: RATE_LIMITS.upload },
       onRequest: app.guards.user,
       schema: {
         tags: ['uploads'],

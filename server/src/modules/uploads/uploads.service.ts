@@ -11,7 +11,7 @@ import {
 } from '../../lib/imaging.js';
 import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
-import { insertImage } from './uploads.repository.js';
+import { countPending, insertImage } from './uploads.repository.js';
 import { enqueueImageAnalysis } from '../../jobs/image-analysis/image-analysis.job.js';
 
 /** SPEC §5 and §9: 5 MB. */
@@ -44,6 +44,8 @@ export const UPLOAD_MESSAGES = {
   animated: 'Le immagini animate non sono supportate.',
   badCategory: 'La categoria scelta non esiste.',
   badTags: 'I tag devono essere un elenco di nomi.',
+  tooManyPending: (max: number) =>
+    `Hai già ${max} immagini in attesa di approvazione: attendi la revisione prima di caricarne altre.`,
 } as const;
 
 export interface UploadInput {
@@ -95,6 +97,7 @@ export function createUploadsService(
   dataDir: string,
   taxonomy: TaxonomyService,
   jobs: { wake(): void },
+  maxPending: number,
 ) {
   return {
     /**
@@ -103,6 +106,9 @@ export function createUploadsService(
      */
     async upload(user: UserRow, input: UploadInput) {
       if (input.bytes.length === 0) throw badRequest(UPLOAD_MESSAGES.empty);
+      if ((await countPending(db, user.id_utente)) >= maxPending) {
+        throw new HttpError(429, UPLOAD_MESSAGES.tooManyPending(maxPending));
+      }
       const type = detectUploadType(input.bytes);
       if (type === undefined) throw new HttpError(415, UPLOAD_MESSAGES.unsupported);
       try {

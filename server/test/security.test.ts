@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createUser } from './helpers/factories.js';
+import { jpegBytes, postUpload, uploadImage } from './helpers/images.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ rateLimits: true, maxPendingUploads: 20 });
+});
+afterAll(() => t.close());
+
+const login = (username: string, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password: 'sbagliata' },
+    headers,
+  });
+
+describe('security headers', () => {
+  it('sends a strict Content-Security-Policy and the other protective headers', async () => {
+    for (const url of ['/api/categories', '/', '/image/1']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('slows down password guessing with an Italian 429, whatever X-Forwarded-For says', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      // A forged forwarding header must not give the client a fresh address each time.
+      const response = await login('vittima', { 'x-forwarded-for': `198.51.100.${i}` });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429) {
+        expect(response.json()).toEqual({
+          detail: 'Troppe richieste in poco tempo. Attendi qualche minuto e riprova.',
+        });
+        expect(response.headers['retry-after']).toBeDefined();
+      }
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it('limits registrations from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: {
+          username: `massa${i}`,
+          email: `massa${i}@example.it`,
+          password: 'password-lunga',
+          age_confirmed: true,
+        },
+        remoteAddress: '203.0.113.50',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
+
+describe('uploads', () => {
+  it('caps the images one user may have waiting for review', async () => {
+    const user = await createUser(t.app);
+    const db = t.app.ctx.database.db;
+    const first = await uploadImage(t.app, user);
+    // Fill the queue quickly by copying the row: the cap is about rows, not files.
+    const row = await db
+      .selectFrom('images')
+      .selectAll()
+      .where('id_image', '=', first.id_image)
+      .executeTakeFirstOrThrow();
+    const { id_image: _id, ...rest } = row;
+    void _id;
+    for (let i = 1; i < 20; i += 1) {
+      await db
+        .insertInto('images')
+        .values({ ...rest, filename: `${'c'.repeat(20)}${String(i).padStart(2, '0')}.webp` })
+        .execute();
+    }
+    const response = await postUpload(t.app, user.token, [
+      { name: 'file', value: await jpegBytes(), filename: 'x.jpg', contentType: 'image/jpeg' },
+    ]);
+    expect(response.statusCode).toBe(429);
+    expect(response.json().detail).toMatch(/in attesa di approvazione/);
+    const count = await db
+      .selectFrom('images')
+      .select('id_image')
+      .where('id_utente', '=', user.id)
+      .execute();
+    expect(count).toHaveLength(20);
+  });
+});
