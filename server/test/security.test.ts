@@ -84,8 +84,7 @@ describe('uploads', () => {
       .selectAll()
       .where('id_image', '=', first.id_image)
       .executeTakeFirstOrThrow();
-    const { id_image: _id, ...rest } = row;
-    void _id;
+    const { id_image: _omitted, ...rest } = row;
     for (let i = 1; i < 20; i += 1) {
       await db
         .insertInto('images')
