@@ -18,6 +18,8 @@ export default tseslint.config(
         'error',
         { allowNumber: true, allowBoolean: true },
       ],
+      // `onClick={() => setOpen(false)}` is the idiom of every React event handler.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       // Fastify hooks and handlers may be async without awaiting anything.
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': [

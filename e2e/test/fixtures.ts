@@ -26,7 +26,12 @@ export async function registerUser(baseUrl: string, prefix = 'utente'): Promise<
     await fetch(`${baseUrl}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, email: `${username}@example.it`, password, age_confirmed: true }),
+      body: JSON.stringify({
+        username,
+        email: `${username}@example.it`,
+        password,
+        age_confirmed: true,
+      }),
     }),
   );
   return { id: body.user.id_utente, username, password, token: body.access_token };
@@ -44,7 +49,12 @@ export async function loginAdmin(baseUrl: string): Promise<string> {
 }
 
 /** A small generated JPEG with a colour and some text, so pictures differ. */
-export async function jpeg(text: string, colour = '#c9b99a', width = 800, height = 600): Promise<Buffer> {
+export async function jpeg(
+  text: string,
+  colour = '#c9b99a',
+  width = 800,
+  height = 600,
+): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="${colour}"/>
     <text x="50%" y="50%" font-size="64" text-anchor="middle" fill="#222">${text}</text></svg>`;
@@ -58,7 +68,8 @@ export async function upload(
   options: { categoryId?: number; tags?: string[]; colour?: string } = {},
 ): Promise<{ id_image: number; filename: string }> {
   const form = new FormData();
-  form.append('file', new Blob([await jpeg(title, options.colour)], { type: 'image/jpeg' }), `${title}.jpg`);
+  const bytes = new Uint8Array(await jpeg(title, options.colour));
+  form.append('file', new Blob([bytes], { type: 'image/jpeg' }), `${title}.jpg`);
   form.append('title', title);
   form.append('category_id', String(options.categoryId ?? 1));
   form.append('tags', JSON.stringify(options.tags ?? []));
@@ -71,7 +82,11 @@ export async function upload(
   );
 }
 
-export async function approve(baseUrl: string, adminToken: string, filename: string): Promise<void> {
+export async function approve(
+  baseUrl: string,
+  adminToken: string,
+  filename: string,
+): Promise<void> {
   await json(
     await fetch(`${baseUrl}/api/admin/approve-image/${filename}`, {
       method: 'PUT',
@@ -80,7 +95,11 @@ export async function approve(baseUrl: string, adminToken: string, filename: str
   );
 }
 
-export async function createCategory(baseUrl: string, adminToken: string, nome: string): Promise<number> {
+export async function createCategory(
+  baseUrl: string,
+  adminToken: string,
+  nome: string,
+): Promise<number> {
   const body = await json<{ id_categoria: number }>(
     await fetch(`${baseUrl}/api/admin/categories`, {
       method: 'POST',

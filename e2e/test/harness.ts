@@ -43,7 +43,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ADMIN_PASSWORD: 'admin-password',
       LOG_LEVEL: 'info',
       // A web build elsewhere (several people building at once) when E2E_WEB_DIST is set.
-      ...(process.env['E2E_WEB_DIST'] === undefined ? {} : { WEB_DIST_DIR: process.env['E2E_WEB_DIST'] }),
+      ...(process.env['E2E_WEB_DIST'] === undefined
+        ? {}
+        : { WEB_DIST_DIR: process.env['E2E_WEB_DIST'] }),
       ...(database.config.kind === 'postgres' ? { DATABASE_URL: database.config.url } : {}),
       ...env,
     },

@@ -1,0 +1,408 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCategory,
+  jpeg,
+  loginAdmin,
+  publish,
+  registerUser,
+  type ApiUser,
+} from './fixtures.js';
+import {
+  launchBrowser,
+  screenshot,
+  startServer,
+  VIEWPORTS,
+  type RunningServer,
+} from './harness.js';
+
+/*
+ * The account screens (registration, login, upload) and the image page, in a real Chromium
+ * against the real server, with data made through the API.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken: string;
+let author: ApiUser;
+let viewer: ApiUser;
+let categoryId: number;
+let imageId: number;
+let relatedId: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  adminToken = await loginAdmin(server.url);
+  author = await registerUser(server.url, 'autore');
+  viewer = await registerUser(server.url, 'lettore');
+  categoryId = await createCategory(server.url, adminToken, 'messaggi_di_prova');
+  imageId = await publish(server.url, author, adminToken, 'Il muro ricorda', {
+    categoryId,
+    tags: ['memoria', 'periferia'],
+  });
+  relatedId = await publish(server.url, author, adminToken, 'Anche questo muro', {
+    categoryId,
+    tags: ['memoria'],
+    colour: '#7a9bb5',
+  });
+});
+
+afterAll(async () => {
+  await (browser as Browser | undefined)?.close();
+  await (server as RunningServer | undefined)?.stop();
+});
+
+interface Opened {
+  page: Page;
+  /** Closes the context, and fails the test if the page threw or logged a script error. */
+  close: () => Promise<void>;
+}
+
+/** A fresh browser context at the given width, already logged in as `user` when given. */
+async function open(
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+  user?: ApiUser,
+): Promise<Opened> {
+  const context: BrowserContext = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // Failed requests are part of some tests (a missing image, a refused download).
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      errors.push(message.text());
+    }
+  });
+  if (user !== undefined) {
+    const body = await (
+      await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.username, password: user.password }),
+      })
+    ).json();
+    // Any path serves the app; storage belongs to the origin.
+    await page.goto(`${server.url}/login`);
+    await page.evaluate(
+      ({ token, account }) => {
+        localStorage.setItem('muri.token', token);
+        localStorage.setItem('muri.user', account);
+      },
+      { token: body.access_token as string, account: JSON.stringify(body.user) },
+    );
+  }
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      expect(errors).toEqual([]);
+    },
+  };
+}
+
+async function counts(user: ApiUser, id: number) {
+  const response = await fetch(`${server.url}/api/images/${id}/interactions`, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  return (await response.json()) as {
+    interactions_count: { likes: number; favorites: number; downloads: number; views: number };
+    is_liked: boolean;
+  };
+}
+
+describe('registration', () => {
+  it('checks the passwords, shows the server’s answer and opens a session', async () => {
+    const { page, close } = await open();
+    await page.goto(`${server.url}/register`);
+    await page.getByRole('heading', { name: 'Registrati' }).waitFor();
+    await expect(page.title()).resolves.toBe('Registrati · Muri Parlanti');
+
+    const username = `nuovo${Date.now() % 100000}`;
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(`${username}@example.it`);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('password-lunga');
+    await page
+      .getByRole('textbox', { name: 'Conferma Password', exact: true })
+      .fill('password-diversa');
+    await page.getByRole('checkbox', { name: 'Dichiaro di avere almeno 16 anni' }).check();
+    await page.getByRole('button', { name: 'Registrati' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe('Le password non coincidono');
+    await screenshot(page, 'image-and-account-register-desktop');
+
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('corta');
+    await page.getByRole('textbox', { name: 'Conferma Password', exact: true }).fill('corta');
+    await page.getByRole('button', { name: 'Registrati' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'La password deve essere di almeno 8 caratteri',
+    );
+
+    // The server's 400 detail: the name belongs to somebody else.
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(author.username);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('password-lunga');
+    await page
+      .getByRole('textbox', { name: 'Conferma Password', exact: true })
+      .fill('password-lunga');
+    await page.getByRole('button', { name: 'Registrati' }).click();
+    await page.getByText('Username o email già in uso').waitFor();
+
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+    await page.getByRole('button', { name: 'Registrati' }).click();
+    await page.waitForURL(`${server.url}/`);
+    const stored = await page.evaluate(() => localStorage.getItem('muri.user'));
+    expect(JSON.parse(stored ?? 'null')).toMatchObject({ username });
+    await close();
+
+    const phone = await open(VIEWPORTS.phone);
+    await phone.page.goto(`${server.url}/register`);
+    await phone.page.getByRole('link', { name: 'Hai già un account? Accedi' }).waitFor();
+    await screenshot(phone.page, 'image-and-account-register-phone');
+    await phone.page.getByRole('link', { name: 'Hai già un account? Accedi' }).click();
+    await phone.page.waitForURL(`${server.url}/login`);
+    await phone.close();
+  });
+});
+
+describe('login', () => {
+  it('refuses wrong credentials and returns to the requested page', async () => {
+    const { page, close } = await open();
+    await page.goto(`${server.url}/create`);
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole('heading', { name: 'Accedi' }).waitFor();
+    await expect(page.title()).resolves.toBe('Accedi · Muri Parlanti');
+    await page.getByRole('link', { name: 'Non hai un account? Registrati' }).waitFor();
+
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(viewer.username);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('password-sbagliata');
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Username o password non validi',
+    );
+    await screenshot(page, 'image-and-account-login-desktop');
+
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(viewer.password);
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.waitForURL(`${server.url}/create`);
+    await page.getByRole('heading', { name: 'Carica una nuova immagine' }).waitFor();
+    await close();
+
+    const phone = await open(VIEWPORTS.phone);
+    await phone.page.goto(`${server.url}/login`);
+    await phone.page.getByRole('button', { name: 'Accedi' }).waitFor();
+    await screenshot(phone.page, 'image-and-account-login-phone');
+    await phone.close();
+  });
+});
+
+describe('upload', () => {
+  it('checks type and size, sends the chosen file and points to the profile', async () => {
+    const uploader = await registerUser(server.url, 'fotografo');
+    const { page, close } = await open(VIEWPORTS.desktop, uploader);
+    await page.goto(`${server.url}/create`);
+    await page.getByRole('heading', { name: 'Carica una nuova immagine' }).waitFor();
+    await expect(page.title()).resolves.toBe('Carica una nuova immagine · Muri Parlanti');
+    for (const rule of [
+      'Le immagini devono essere appropriate e rispettare le linee guida della community.',
+      'Gli amministratori esaminano ogni immagine prima della pubblicazione.',
+      "L'approvazione richiede dalle 24 alle 48 ore.",
+      "Riceverai un'e-mail quando la tua immagine sarà approvata o rifiutata.",
+    ]) {
+      await page.getByText(rule).waitFor();
+    }
+    await expect(
+      page.getByRole('link', { name: 'informativa sulla privacy' }).getAttribute('href'),
+    ).resolves.toBe('/privacy-policy');
+    await screenshot(page, 'image-and-account-upload-desktop');
+
+    const input = page.locator('input[type="file"]');
+    await input.setInputFiles({
+      name: 'animazione.gif',
+      mimeType: 'image/gif',
+      buffer: Buffer.from('GIF89a'),
+    });
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Formato file non supportato. Usa JPG, PNG o WEBP.',
+    );
+    await input.setInputFiles({
+      name: 'enorme.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.alloc(5 * 1024 * 1024 + 1),
+    });
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Il file è troppo grande. La dimensione massima è 5MB.',
+    );
+
+    // A JPEG by its first bytes, broken after them: only the server can tell, and its
+    // detail is what the person reads (SPEC §8).
+    await input.setInputFiles({
+      name: 'rotta.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 7)]),
+    });
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Il file è danneggiato o non è un’immagine valida.',
+    );
+    await screenshot(page, 'image-and-account-upload-error-desktop');
+
+    // Through the picker, as a person does: the file goes out as soon as it is chosen.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: "Scegli un'immagine" }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'muro-del-porto.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await jpeg('Porto'),
+    });
+    await page.getByText('Immagine caricata con successo!').waitFor();
+    await screenshot(page, 'image-and-account-upload-success-desktop');
+
+    const own = await (
+      await fetch(`${server.url}/api/users/me/images`, {
+        headers: { authorization: `Bearer ${uploader.token}` },
+      })
+    ).json();
+    expect(own.images).toHaveLength(1);
+    // The title sent is the file name; the server keeps it without the extension.
+    expect(own.images[0]).toMatchObject({ titolo_img: 'muro-del-porto', status: 'pending' });
+
+    await page.getByRole('link', { name: 'Vai al tuo profilo' }).click();
+    await page.waitForURL(`${server.url}/user/me`);
+    await close();
+
+    const phone = await open(VIEWPORTS.phone, uploader);
+    await phone.page.goto(`${server.url}/create`);
+    await phone.page.getByRole('button', { name: "Scegli un'immagine" }).waitFor();
+    await screenshot(phone.page, 'image-and-account-upload-phone');
+    await phone.close();
+  });
+});
+
+describe('image page', () => {
+  it('shows the picture, its counts and links, and toggles reactions', async () => {
+    const { page, close } = await open(VIEWPORTS.desktop, viewer);
+    await page.goto(`${server.url}/image/${imageId}`);
+    await page.getByRole('heading', { name: 'Il muro ricorda', level: 1 }).waitFor();
+    await expect(page.title()).resolves.toBe('Il muro ricorda · Muri Parlanti');
+    // The view of this load is counted once.
+    await page.getByText('1 visualizzazione', { exact: true }).waitFor();
+
+    const like = page.getByRole('button', { name: 'Mi piace', exact: true });
+    await expect(like.getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(like.innerText()).resolves.toBe('0');
+    for (const name of ['Preferiti', 'Triste', 'Non mi piace', 'Wow']) {
+      await expect(page.getByRole('button', { name, exact: true }).innerText()).resolves.toBe('0');
+    }
+
+    await like.click();
+    await page.locator('[aria-label="Mi piace"][aria-pressed="true"]').waitFor();
+    await expect(like.innerText()).resolves.toBe('1');
+    expect((await counts(viewer, imageId)).is_liked).toBe(true);
+    await like.click();
+    await page.locator('[aria-label="Mi piace"][aria-pressed="false"]').waitFor();
+    await expect(like.innerText()).resolves.toBe('0');
+
+    const favourite = page.getByRole('button', { name: 'Preferiti', exact: true });
+    await favourite.click();
+    await page.locator('[aria-label="Preferiti"][aria-pressed="true"]').waitFor();
+    await expect(favourite.innerText()).resolves.toBe('1');
+
+    // The download: saved under the server's name, counted at once.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Scarica', exact: true }).click();
+    expect((await download).suggestedFilename()).toBe(
+      `muri-parlanti-${imageId}-il-muro-ricorda.webp`,
+    );
+    await expect(page.getByTestId('downloads').innerText()).resolves.toBe('1');
+
+    const after = await counts(viewer, imageId);
+    expect(after.interactions_count).toMatchObject({
+      likes: 0,
+      favorites: 1,
+      downloads: 1,
+      views: 1,
+    });
+
+    // Inside the page itself: the category strip above has a link of the same name.
+    const main = page.getByRole('main');
+    await expect(
+      main.getByRole('link', { name: 'Di Prova', exact: true }).getAttribute('href'),
+    ).resolves.toBe(`/category/${categoryId}`);
+    const tags = await (await fetch(`${server.url}/api/images/${imageId}`)).json();
+    for (const tag of tags.tags as Array<{ id_tag: number; nome: string }>) {
+      await expect(
+        main.getByRole('link', { name: tag.nome, exact: true }).getAttribute('href'),
+      ).resolves.toBe(`/tag/${tag.id_tag}`);
+    }
+    await expect(
+      main.getByRole('link', { name: author.username }).getAttribute('href'),
+    ).resolves.toBe(`/user/${author.id}`);
+
+    await page.getByRole('heading', { name: 'Immagini Correlate' }).waitFor();
+    await page.getByText('Scorri per vedere altre immagini correlate').waitFor();
+    const related = page.getByRole('link', { name: 'Anche questo muro' });
+    await expect(related.getAttribute('href')).resolves.toBe(`/image/${relatedId}`);
+    await screenshot(page, 'image-and-account-image-desktop');
+
+    await related.click();
+    await page.getByRole('heading', { name: 'Anche questo muro', level: 1 }).waitFor();
+    await close();
+
+    const phone = await open(VIEWPORTS.phone, viewer);
+    await phone.page.goto(`${server.url}/image/${imageId}`);
+    await phone.page.getByRole('heading', { name: 'Immagini Correlate' }).waitFor();
+    await phone.page.locator('[aria-label="Preferiti"][aria-pressed="true"]').waitFor();
+    await screenshot(phone.page, 'image-and-account-image-phone');
+    await phone.close();
+  });
+
+  it('sends an anonymous reader to log in, then back to the picture', async () => {
+    const { page, close } = await open();
+    await page.goto(`${server.url}/image/${imageId}`);
+    await page.getByRole('button', { name: 'Mi piace', exact: true }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(viewer.username);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(viewer.password);
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.waitForURL(`${server.url}/image/${imageId}`);
+    await page.getByRole('heading', { name: 'Il muro ricorda', level: 1 }).waitFor();
+    await close();
+  });
+
+  it('reports failed reactions and rolls a failed download back', async () => {
+    const { page, close } = await open(VIEWPORTS.desktop, viewer);
+    await page.route('**/api/images/*/interactions', (route) =>
+      route.request().method() === 'POST' &&
+      route.request().postData()?.includes('"id_tipo_interazione":1') === true
+        ? route.fulfill({ status: 500, contentType: 'application/json', body: '{}' })
+        : route.continue(),
+    );
+    await page.route('**/api/images/*/download', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+    );
+    await page.goto(`${server.url}/image/${relatedId}`);
+    await page.getByRole('heading', { name: 'Anche questo muro', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Mi piace', exact: true }).click();
+    await page.getByText('Errore durante il like').waitFor();
+    await expect(
+      page.getByRole('button', { name: 'Mi piace', exact: true }).innerText(),
+    ).resolves.toBe('0');
+
+    await page.getByRole('button', { name: 'Scarica', exact: true }).click();
+    await page.getByText("Errore nel download dell'immagine").waitFor();
+    await expect(page.getByTestId('downloads').innerText()).resolves.toBe('0');
+    await close();
+  });
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`says when an image does not exist (${name})`, async () => {
+      const { page, close } = await open(viewport);
+      await page.goto(`${server.url}/image/999999`);
+      await page.getByRole('heading', { name: 'Immagine non trovata' }).waitFor();
+      await expect(page.title()).resolves.toBe('Immagine non trovata · Muri Parlanti');
+      await screenshot(page, `image-and-account-image-missing-${name}`);
+      await close();
+    });
+  }
+});

@@ -1,0 +1,33 @@
+import { Box, Container } from '@mui/material';
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Loading } from '../components/StatusMessage.js';
+import { CategoryStrip } from './CategoryStrip.js';
+import { Header } from './Header.js';
+
+/** Header on every public page; the category strip too, except on profiles (SPEC §2). */
+export function PublicLayout() {
+  const { pathname } = useLocation();
+  return (
+    <>
+      <Header />
+      {!pathname.startsWith('/user/') && <CategoryStrip />}
+      <Container component="main" maxWidth={false} sx={{ py: 3, maxWidth: 1800 }}>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </Container>
+    </>
+  );
+}
+
+/** Login and registration stand alone, without the header (SPEC §2). */
+export function BareLayout() {
+  return (
+    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import { Box, Link, Paper, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+
+/**
+ * The frame of the pages without the shared header (login, registration): the brand, which
+ * still leads home, a title and the form.
+ */
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  children: ReactNode;
+}) {
+  return (
+    <Box sx={{ width: '100%', maxWidth: 440, py: 4 }}>
+      <Link
+        component={RouterLink}
+        to="/"
+        aria-label="Muri Parlanti"
+        underline="none"
+        color="inherit"
+        sx={{ display: 'block', textAlign: 'center', mb: 3 }}
+      >
+        <Typography component="span" variant="h5" sx={{ fontWeight: 800, letterSpacing: 0.5 }}>
+          Muri{' '}
+          <Box component="span" sx={{ color: 'secondary.main' }}>
+            Parlanti
+          </Box>
+        </Typography>
+      </Link>
+      <Paper
+        elevation={0}
+        sx={{ p: { xs: 3, sm: 4 }, borderRadius: 3, border: 1, borderColor: 'divider' }}
+      >
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+          {title}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5, mb: 3 }}>
+          {subtitle}
+        </Typography>
+        {children}
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,62 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { ApiError, errorMessage } from '../lib/api.js';
+import type { ImagePage } from '../lib/types.js';
+import { MasonryGrid, type ColumnRule } from './MasonryGrid.js';
+import { EmptyMessage, ErrorMessage, Loading } from './StatusMessage.js';
+
+/** SPEC §8 image lists: 401 'Token scaduto…'; otherwise the server's detail or the fallback. */
+export function imageListError(
+  error: unknown,
+  fallback = 'Errore nel caricamento delle immagini',
+): string {
+  if (error instanceof ApiError && error.status === 401) return 'Token scaduto, effettua il logout';
+  return errorMessage(error, fallback);
+}
+
+interface InfiniteGalleryProps {
+  query: UseInfiniteQueryResult<InfiniteData<ImagePage>>;
+  emptyText: string;
+  errorText?: string;
+  columns?: ColumnRule;
+  /** 2000px on galleries, 200px on search (SPEC §4). */
+  rootMargin?: number;
+}
+
+/**
+ * A paged gallery endpoint as a masonry grid that loads the next page as its end nears the
+ * viewport, with the loading, error and empty states every gallery has.
+ */
+export function InfiniteGallery({
+  query,
+  emptyText,
+  errorText,
+  columns,
+  rootMargin,
+}: InfiniteGalleryProps) {
+  const images = useMemo(
+    () => query.data?.pages.flatMap((page) => page.images) ?? [],
+    [query.data],
+  );
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  if (query.isPending && query.fetchStatus !== 'idle') return <Loading />;
+  if (query.isError && images.length === 0)
+    return <ErrorMessage message={imageListError(query.error, errorText)} />;
+  if (images.length === 0) return <EmptyMessage message={emptyText} />;
+  return (
+    <>
+      <MasonryGrid
+        images={images}
+        columns={columns}
+        rootMargin={rootMargin}
+        hasMore={query.hasNextPage && !query.isFetchNextPageError}
+        loadingMore={query.isFetchingNextPage}
+        onLoadMore={loadMore}
+      />
+      {query.isFetchNextPageError && (
+        <ErrorMessage message={imageListError(query.error, errorText)} />
+      )}
+    </>
+  );
+}

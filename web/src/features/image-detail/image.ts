@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, ApiError } from '../../lib/api.js';
+import type { ImageDetail } from '../../lib/types.js';
+
+/** GET /images/{id}: the image with its counts and the viewer's own reactions (D5). */
+export function fetchImage(id: number, signal?: AbortSignal): Promise<ImageDetail> {
+  return api<ImageDetail>(`/images/${id}`, { signal });
+}
+
+/**
+ * Keyed by viewer too: the answer carries the viewer's own reactions, so what one account saw
+ * must never be shown to the next one on the same browser.
+ */
+export const imageQueryKey = (id: number, viewerId: number | null) =>
+  ['image', id, viewerId] as const;
+
+export const imageQuery = (id: number, viewerId: number | null) =>
+  queryOptions({
+    queryKey: imageQueryKey(id, viewerId),
+    queryFn: ({ signal }) => fetchImage(id, signal),
+    // A missing image stays missing: only network and server failures are worth a retry.
+    retry: (failures, error) =>
+      failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+  });
+
+export const useImage = (id: number, viewerId: number | null, enabled = true) =>
+  useQuery({ ...imageQuery(id, viewerId), enabled });

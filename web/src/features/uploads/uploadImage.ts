@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api.js';
+
+/** SPEC §5 and §9: JPEG, PNG or WebP up to 5MB. The server checks the real bytes again (D4). */
+export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const UPLOAD_ACCEPT = '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp';
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** SPEC §9: every upload goes to category 1; administrators may move it later. */
+const UPLOAD_CATEGORY_ID = 1;
+
+export interface UploadResult {
+  id_image: number;
+  filename: string;
+  status: 'pending';
+}
+
+/** POST /images/export, multipart: file, title (the file name), category_id 1, tags '[]'. */
+export function uploadImage(file: File): Promise<UploadResult> {
+  const form = new FormData();
+  form.append('title', file.name);
+  form.append('category_id', String(UPLOAD_CATEGORY_ID));
+  form.append('tags', '[]');
+  // The file goes last: the server may stop reading at an oversized file, fields first.
+  form.append('file', file, file.name);
+  return api<UploadResult>('/images/export', { method: 'POST', body: form });
+}
+
+export function useUploadImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: uploadImage,
+    // The own uploads ('Carica' tab) and the profile figures gain a pending image.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['images'] }),
+  });
+}

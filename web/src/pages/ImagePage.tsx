@@ -1,0 +1,547 @@
+import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
+import AutoAwesomeOutlinedIcon from '@mui/icons-material/AutoAwesomeOutlined';
+import BookmarkIcon from '@mui/icons-material/Bookmark';
+import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
+import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
+import DownloadIcon from '@mui/icons-material/Download';
+import ImageNotSupportedOutlinedIcon from '@mui/icons-material/ImageNotSupportedOutlined';
+import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
+import SentimentDissatisfiedIcon from '@mui/icons-material/SentimentDissatisfied';
+import SentimentDissatisfiedOutlinedIcon from '@mui/icons-material/SentimentDissatisfiedOutlined';
+import ThumbDownIcon from '@mui/icons-material/ThumbDown';
+import ThumbDownOutlinedIcon from '@mui/icons-material/ThumbDownOutlined';
+import ThumbUpIcon from '@mui/icons-material/ThumbUp';
+import ThumbUpOutlinedIcon from '@mui/icons-material/ThumbUpOutlined';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Divider,
+  Paper,
+  Snackbar,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { MasonryGrid, type ColumnRule } from '../components/MasonryGrid.js';
+import { EmptyMessage, ErrorMessage, Loading } from '../components/StatusMessage.js';
+import { thumbHashDataUrl } from '../components/thumbhash.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { useSession } from '../features/auth/useSession.js';
+import { useDownloadImage } from '../features/image-detail/downloadImage.js';
+import { useImage } from '../features/image-detail/image.js';
+import { useRecordView } from '../features/image-detail/recordView.js';
+import { useRelatedImages } from '../features/image-detail/relatedImages.js';
+import {
+  REACTIONS,
+  useToggleReaction,
+  type Reaction,
+} from '../features/image-detail/toggleReaction.js';
+import { ApiError, errorMessage } from '../lib/api.js';
+import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
+import type { ImageDetail } from '../lib/types.js';
+
+/** SPEC §9: related images always in 2 columns. */
+const RELATED_COLUMNS: ColumnRule = [[0, 2]];
+
+const NOT_FOUND = 'Immagine non trovata';
+
+const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }> = {
+  1: { off: <ThumbUpOutlinedIcon />, on: <ThumbUpIcon /> },
+  2: { off: <BookmarkBorderIcon />, on: <BookmarkIcon /> },
+  4: { off: <SentimentDissatisfiedOutlinedIcon />, on: <SentimentDissatisfiedIcon /> },
+  5: { off: <ThumbDownOutlinedIcon />, on: <ThumbDownIcon /> },
+  6: { off: <AutoAwesomeOutlinedIcon />, on: <AutoAwesomeIcon /> },
+};
+
+/** A route id is a positive integer; anything else cannot name an image. */
+function parseId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
+
+function imageTitle(image: ImageDetail): string {
+  return image.titolo_img ?? 'Scritta sul muro';
+}
+
+/**
+ * The picture at the largest size that fits the window. Its box has the picture's proportions
+ * from the first paint (no jump) and shows the ThumbHash until the file arrives.
+ */
+function LargeImage({ image }: { image: ImageDetail }) {
+  const [loaded, setLoaded] = useState(false);
+  const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
+  const ratio = image.width / Math.max(image.height, 1);
+  const sources = [
+    `${image.thumbnail_url} 400w`,
+    `${image.display_url} ${Math.min(image.width, 1280)}w`,
+  ];
+  if (image.width > 1280) sources.push(`${image.image_url} ${image.width}w`);
+  return (
+    <Paper
+      elevation={0}
+      sx={{
+        display: 'flex',
+        justifyContent: 'center',
+        bgcolor: '#0b0b0b',
+        borderRadius: 3,
+        overflow: 'hidden',
+        p: { xs: 0, sm: 2 },
+      }}
+    >
+      <Box
+        sx={{
+          position: 'relative',
+          // As wide as the column allows, but never taller than the window below the header.
+          width: `min(100%, calc((100vh - 200px) * ${ratio}))`,
+          aspectRatio: `${image.width} / ${image.height}`,
+          borderRadius: { xs: 0, sm: 2 },
+          overflow: 'hidden',
+          backgroundImage: blur === undefined ? undefined : `url(${blur})`,
+          backgroundSize: 'cover',
+        }}
+      >
+        <Box
+          component="img"
+          src={image.display_url}
+          srcSet={sources.join(', ')}
+          sizes="(min-width: 1200px) 65vw, 100vw"
+          width={image.width}
+          height={image.height}
+          alt={imageTitle(image)}
+          fetchPriority="high"
+          decoding="async"
+          onLoad={() => {
+            setLoaded(true);
+          }}
+          sx={{
+            display: 'block',
+            width: '100%',
+            height: '100%',
+            objectFit: 'contain',
+            opacity: loaded ? 1 : 0,
+            transition: 'opacity 250ms',
+          }}
+        />
+      </Box>
+    </Paper>
+  );
+}
+
+function ReactionButton({
+  reaction,
+  count,
+  pressed,
+  busy,
+  onClick,
+}: {
+  reaction: Reaction;
+  count: number;
+  pressed: boolean;
+  busy: boolean;
+  onClick: () => void;
+}) {
+  const icons = REACTION_ICONS[reaction.type];
+  return (
+    <Tooltip title={reaction.label} arrow>
+      <Button
+        aria-label={reaction.label}
+        aria-pressed={pressed}
+        aria-busy={busy}
+        color={pressed ? 'secondary' : 'inherit'}
+        variant="outlined"
+        // Not disabled while the answer is on its way (a tooltip needs a live button); the
+        // click is ignored instead, so one toggle never races another.
+        onClick={busy ? undefined : onClick}
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          flexDirection: 'column',
+          gap: 0.25,
+          py: 1,
+          borderColor: pressed ? 'secondary.main' : 'divider',
+          bgcolor: pressed ? 'rgba(244, 143, 177, 0.12)' : 'transparent',
+          opacity: busy ? 0.7 : 1,
+        }}
+      >
+        {icons[pressed ? 'on' : 'off']}
+        <Typography component="span" variant="body2" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
+          {count}
+        </Typography>
+      </Button>
+    </Tooltip>
+  );
+}
+
+function Section({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Typography
+        variant="overline"
+        color="text.secondary"
+        sx={{ display: 'block', lineHeight: 2, letterSpacing: 1 }}
+      >
+        {label}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: string) => void }) {
+  const user = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const toggle = useToggleReaction();
+  const download = useDownloadImage();
+
+  const toLogin = () =>
+    void navigate('/login', { state: { from: location.pathname + location.search } });
+
+  const own = new Set(image.interactions.map((interaction) => interaction.id_tipo_interazione));
+
+  const react = (reaction: Reaction) => {
+    // SPEC §6: anonymous visitors log in first and come back here.
+    if (user === null) {
+      toLogin();
+      return;
+    }
+    toggle.mutate(
+      { imageId: image.id_image, userId: user.id_utente, reaction },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 401) {
+            toLogin();
+            return;
+          }
+          onError(errorMessage(error, reaction.failure));
+        },
+      },
+    );
+  };
+
+  const save = () => {
+    if (user === null) {
+      toLogin();
+      return;
+    }
+    download.mutate(
+      { imageId: image.id_image, viewerId: user.id_utente },
+      {
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 401) {
+            toLogin();
+            return;
+          }
+          onError(errorMessage(error, "Errore nel download dell'immagine"));
+        },
+      },
+    );
+  };
+
+  const uploader = image.username_uploader === '' ? 'Utente' : image.username_uploader;
+  const category = image.category as ImageDetail['category'] | null;
+  // Waiting or rejected pictures were never published: their date is the upload's.
+  const date =
+    image.published_at === null
+      ? `Caricata il ${formatLongDate(image.created_at)}`
+      : `Pubblicata il ${formatLongDate(image.published_at)}`;
+
+  return (
+    <Paper
+      elevation={0}
+      sx={{
+        p: { xs: 2, sm: 3 },
+        borderRadius: 3,
+        border: 1,
+        borderColor: 'divider',
+      }}
+    >
+      <Stack spacing={2.5}>
+        <Box>
+          <Typography
+            variant="h5"
+            component="h1"
+            sx={{ fontWeight: 800, overflowWrap: 'anywhere', lineHeight: 1.25 }}
+          >
+            {imageTitle(image)}
+          </Typography>
+          <Box
+            sx={{
+              display: 'flex',
+              flexWrap: 'wrap',
+              alignItems: 'center',
+              columnGap: 2,
+              rowGap: 0.5,
+              mt: 1,
+              color: 'text.secondary',
+            }}
+          >
+            <Typography variant="body2">{date}</Typography>
+            <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+              <VisibilityOutlinedIcon fontSize="small" aria-hidden />
+              <Typography variant="body2" data-testid="views">
+                {countPhrase(image.views_count, 'visualizzazione', 'visualizzazioni')}
+              </Typography>
+            </Box>
+          </Box>
+        </Box>
+
+        {image.status === 'pending' && (
+          <Alert severity="info">In attesa di approvazione: non è ancora pubblica.</Alert>
+        )}
+        {image.status === 'rejected' && (
+          <Alert severity="warning">Questa immagine è stata rifiutata e non è pubblica.</Alert>
+        )}
+
+        <Box>
+          <Stack direction="row" spacing={1} role="group" aria-label="Reazioni">
+            {REACTIONS.map((reaction) => (
+              <ReactionButton
+                key={reaction.type}
+                reaction={reaction}
+                count={image[reaction.count]}
+                pressed={own.has(reaction.type)}
+                busy={toggle.isPending && toggle.variables.reaction.type === reaction.type}
+                onClick={() => {
+                  react(reaction);
+                }}
+              />
+            ))}
+          </Stack>
+          <Button
+            aria-label="Scarica"
+            variant="contained"
+            color="secondary"
+            fullWidth
+            size="large"
+            startIcon={
+              download.isPending ? <CircularProgress size={18} color="inherit" /> : <DownloadIcon />
+            }
+            disabled={download.isPending}
+            onClick={save}
+            sx={{ mt: 1.5 }}
+          >
+            Scarica
+            <Box
+              component="span"
+              data-testid="downloads"
+              sx={{
+                ml: 1,
+                px: 1,
+                borderRadius: 5,
+                fontSize: '0.8rem',
+                bgcolor: 'rgba(0, 0, 0, 0.18)',
+              }}
+            >
+              {image.downloads_count}
+            </Box>
+          </Button>
+        </Box>
+
+        <Divider />
+
+        <Section label="Caricata da">
+          <Chip
+            component={RouterLink}
+            to={`/user/${image.id_utente}`}
+            clickable
+            avatar={<Avatar>{uploader.charAt(0).toLocaleUpperCase('it-IT')}</Avatar>}
+            label={uploader}
+          />
+        </Section>
+
+        <Section label="Categoria">
+          {category === null ? (
+            <Chip icon={<CategoryOutlinedIcon />} label="Non specificata" variant="outlined" />
+          ) : (
+            <Chip
+              component={RouterLink}
+              to={`/category/${category.id_categoria}`}
+              clickable
+              icon={<CategoryOutlinedIcon />}
+              label={categoryDisplayName(category.nome)}
+              variant="outlined"
+            />
+          )}
+        </Section>
+
+        <Section label="Tag">
+          {image.tags.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              Nessun tag
+            </Typography>
+          ) : (
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {image.tags.map((tag) => (
+                <Chip
+                  key={tag.id_tag}
+                  component={RouterLink}
+                  to={`/tag/${tag.id_tag}`}
+                  clickable
+                  size="small"
+                  icon={<LocalOfferOutlinedIcon />}
+                  label={tag.nome}
+                />
+              ))}
+            </Box>
+          )}
+        </Section>
+
+        {image.description !== null && image.description.trim() !== '' && (
+          <Section label="Descrizione">
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+              {image.description}
+            </Typography>
+          </Section>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function RelatedImages({ id }: { id: number }) {
+  const related = useRelatedImages(id);
+  const images = useMemo(
+    () => related.data?.pages.flatMap((page) => page.images) ?? [],
+    [related.data],
+  );
+  const { fetchNextPage } = related;
+  const loadMore = useMemo(() => () => void fetchNextPage(), [fetchNextPage]);
+
+  let body: ReactNode;
+  if (related.isPending) body = <Loading />;
+  else if (related.isError && images.length === 0)
+    body = <ErrorMessage message="Errore nel caricamento delle immagini correlate" />;
+  else if (images.length === 0) body = <EmptyMessage message="Nessuna immagine correlata" />;
+  else
+    body = (
+      <MasonryGrid
+        images={images}
+        columns={RELATED_COLUMNS}
+        hasMore={related.hasNextPage}
+        loadingMore={related.isFetchingNextPage}
+        onLoadMore={loadMore}
+      />
+    );
+
+  return (
+    <Box component="section" aria-labelledby="related-title" sx={{ mt: { xs: 4, lg: 5 } }}>
+      <Typography id="related-title" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
+        Immagini Correlate
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 2.5 }}>
+        Scorri per vedere altre immagini correlate
+      </Typography>
+      {body}
+      {related.isFetchNextPageError && (
+        <ErrorMessage message="Errore nel caricamento delle immagini correlate" />
+      )}
+    </Box>
+  );
+}
+
+function NotFound() {
+  return (
+    <Box sx={{ textAlign: 'center', py: { xs: 8, md: 12 }, px: 2 }}>
+      <ImageNotSupportedOutlinedIcon sx={{ fontSize: 64, color: 'text.disabled' }} />
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 800, mt: 2 }}>
+        {NOT_FOUND}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
+        Forse è stata rimossa, oppure il collegamento non è corretto.
+      </Typography>
+      <Button component={RouterLink} to="/" variant="outlined">
+        Torna alla home
+      </Button>
+    </Box>
+  );
+}
+
+/** /image/:id: the picture, its reactions and details, then related pictures (SPEC §2). */
+export default function ImagePage() {
+  const id = parseId(useParams().id);
+  const viewer = useSession();
+  const viewerId = viewer?.id_utente ?? null;
+  const image = useImage(id ?? 0, viewerId, id !== null);
+  const { mutate: recordView } = useRecordView();
+  const [message, setMessage] = useState<string | null>(null);
+
+  const missing =
+    id === null ||
+    (image.isError &&
+      image.error instanceof ApiError &&
+      (image.error.status === 404 || image.error.status === 400));
+
+  usePageTitle(missing ? NOT_FOUND : image.data === undefined ? undefined : imageTitle(image.data));
+
+  // A picture opened from a scrolled gallery starts at its top, not half-way down.
+  useEffect(() => {
+    // A block, not an expression: recent browsers return a promise from scrollTo, and an
+    // effect may return only its cleanup.
+    window.scrollTo(0, 0);
+  }, [id]);
+
+  // SPEC §4: one view per load of the image; the server ignores repeats within its window.
+  const loadedId = image.data?.id_image;
+  useEffect(() => {
+    if (loadedId !== undefined) recordView({ imageId: loadedId, viewerId });
+    // Once per picture shown, not again when the same reader logs in or out.
+  }, [loadedId, recordView]);
+
+  if (missing) return <NotFound />;
+  if (image.isPending) return <Loading />;
+  if (image.isError) {
+    return (
+      <ErrorMessage message={errorMessage(image.error, "Errore nel caricamento dell'immagine")} />
+    );
+  }
+
+  // Wide screens: the picture stays in view on the left while the details and the related
+  // pictures scroll on the right. Narrow screens stack them: picture, details, related.
+  return (
+    <Box sx={{ maxWidth: 1600, mx: 'auto' }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 420px' },
+          gap: { xs: 2, md: 3 },
+          alignItems: 'start',
+        }}
+      >
+        <Box sx={{ position: { lg: 'sticky' }, top: { lg: 88 } }}>
+          <LargeImage key={image.data.id_image} image={image.data} />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <ImageDetails image={image.data} onError={setMessage} />
+          <RelatedImages key={image.data.id_image} id={image.data.id_image} />
+        </Box>
+      </Box>
+      <Snackbar
+        open={message !== null}
+        autoHideDuration={6000}
+        onClose={() => {
+          setMessage(null);
+        }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert
+          severity="error"
+          variant="filled"
+          onClose={() => {
+            setMessage(null);
+          }}
+        >
+          {message}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

@@ -1,0 +1,128 @@
+import { Alert, Box, Button, CircularProgress, Link, Stack, TextField } from '@mui/material';
+import { useState, type SubmitEvent } from 'react';
+import { Link as RouterLink, Navigate, useLocation, useNavigate } from 'react-router';
+import { AuthCard } from '../components/AuthCard.js';
+import { PasswordField } from '../components/PasswordField.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { useLogin } from '../features/auth/login.js';
+import { useSession } from '../features/auth/useSession.js';
+import { ApiError, errorMessage } from '../lib/api.js';
+
+/**
+ * Where to go after logging in: the page the guard remembered (SPEC §2), if it is a path of
+ * this app and not one of the account pages themselves; else home.
+ */
+function returnPath(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//')) return '/';
+  if (/^\/(login|register)(\/|\?|$)/.test(from)) return '/';
+  return from;
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    // 'Account disattivato' and the rate limit say something the person can act upon.
+    if (error.status === 403 || error.status === 429) {
+      return errorMessage(error, 'Username o password non validi');
+    }
+    if (error.status === 0 || error.status >= 500) {
+      return 'Errore durante il login. Riprova più tardi.';
+    }
+  }
+  return 'Username o password non validi';
+}
+
+/** /login (SPEC §2): username and password; back to the requested page afterwards. */
+export default function LoginPage() {
+  usePageTitle('Accedi');
+  const user = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const target = returnPath(location.state);
+
+  // Already logged in (or just now): nothing to do here.
+  if (user !== null && !login.isPending) return <Navigate to={target} replace />;
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    // SPEC §5: both fields are required.
+    if (username.trim() === '' || password === '') {
+      setProblem('Inserisci username e password.');
+      return;
+    }
+    setProblem(null);
+    login.mutate(
+      { username: username.trim(), password },
+      {
+        onSuccess: () => void navigate(target, { replace: true }),
+        onError: (error) => {
+          setProblem(failureMessage(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthCard title="Accedi" subtitle="Entra per reagire, scaricare e caricare le tue scritte.">
+      <Box component="form" noValidate onSubmit={submit}>
+        <Stack spacing={2.5}>
+          {problem !== null && (
+            <Alert severity="error" role="alert">
+              {problem}
+            </Alert>
+          )}
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            fullWidth
+            value={username}
+            onChange={(event) => {
+              setUsername(event.target.value);
+            }}
+            error={problem !== null && username.trim() === ''}
+            slotProps={{ htmlInput: { maxLength: 254, autoCapitalize: 'none', spellCheck: false } }}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            required
+            fullWidth
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+            }}
+            error={problem !== null && password === ''}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            color="secondary"
+            size="large"
+            fullWidth
+            disabled={login.isPending}
+            startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
+            Accedi
+          </Button>
+          <Link
+            component={RouterLink}
+            to="/register"
+            color="text.secondary"
+            underline="hover"
+            sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
+          >
+            Non hai un account? Registrati
+          </Link>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,571 @@
+import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
+import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
+import DownloadIcon from '@mui/icons-material/Download';
+import EditIcon from '@mui/icons-material/Edit';
+import FavoriteBorderIcon from '@mui/icons-material/FavoriteBorder';
+import LogoutIcon from '@mui/icons-material/Logout';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
+import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Divider,
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Paper,
+  Snackbar,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
+import { MasonryGrid, type ColumnRule } from '../components/MasonryGrid.js';
+import { ScrollTopButton } from '../components/ScrollTopButton.js';
+import { ErrorMessage, Loading } from '../components/StatusMessage.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { useSession } from '../features/auth/useSession.js';
+import { DeleteAccountDialog } from '../features/profile/DeleteAccountDialog.js';
+import { EditProfileDialog } from '../features/profile/EditProfileDialog.js';
+import { profileKeys } from '../features/profile/keys.js';
+import { OwnUploadsPanel } from '../features/profile/OwnUploadsPanel.js';
+import { useExportData } from '../features/profile/useExportData.js';
+import { useFollow } from '../features/profile/useFollow.js';
+import { useLikedImages } from '../features/profile/useLikedImages.js';
+import { useProfile, type PublicProfile } from '../features/profile/useProfile.js';
+import { useUserImages } from '../features/profile/useUserImages.js';
+import { ApiError, errorMessage } from '../lib/api.js';
+import { formatLongDate } from '../lib/format.js';
+import { clearSession, type SessionUser } from '../lib/session.js';
+import type { GalleryImage } from '../lib/types.js';
+
+/** SPEC §9 profile masonry: 4 columns, 3 under 1200px, 2 under 900px. */
+const PROFILE_COLUMNS: ColumnRule = [
+  [1200, 4],
+  [900, 3],
+  [0, 2],
+];
+
+const IMAGES_ERROR = 'Si è verificato un errore nel caricamento delle immagini. Riprova più tardi.';
+
+type TabName = 'images' | 'liked' | 'upload';
+
+/** 'me' or a positive id, as the server's route accepts it. */
+const USER_REF = /^(me|[1-9][0-9]{0,9})$/;
+
+function EmptyState({ icon, message }: { icon: ReactNode; message: string }) {
+  return (
+    <Stack spacing={1.5} sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }}>
+      <Box sx={{ fontSize: 56, lineHeight: 0, opacity: 0.5 }}>{icon}</Box>
+      <Typography color="text.secondary">{message}</Typography>
+    </Stack>
+  );
+}
+
+interface GalleryPanelProps {
+  images: GalleryImage[];
+  isPending: boolean;
+  isError: boolean;
+  errorText: string;
+  emptyText: string;
+  emptyIcon: ReactNode;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}
+
+function GalleryPanel(props: GalleryPanelProps) {
+  if (props.isPending) return <Loading />;
+  if (props.isError) return <ErrorMessage message={props.errorText} />;
+  if (props.images.length === 0)
+    return <EmptyState icon={props.emptyIcon} message={props.emptyText} />;
+  return (
+    <MasonryGrid
+      images={props.images}
+      columns={PROFILE_COLUMNS}
+      hasMore={props.hasMore}
+      loadingMore={props.loadingMore}
+      onLoadMore={props.onLoadMore}
+    />
+  );
+}
+
+/** 'Immagini': the user's approved pictures, 30 at a time while the server says hasMore. */
+function UserImagesPanel({ userId }: { userId: number }) {
+  const query = useUserImages(userId, true);
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  return (
+    <GalleryPanel
+      images={query.data?.pages.flatMap((page) => page.images) ?? []}
+      isPending={query.isPending}
+      isError={query.isError}
+      errorText={IMAGES_ERROR}
+      emptyText="Nessuna immagine pubblicata"
+      emptyIcon={<PhotoLibraryOutlinedIcon fontSize="inherit" />}
+      hasMore={query.hasNextPage}
+      loadingMore={query.isFetchingNextPage}
+      onLoadMore={loadMore}
+    />
+  );
+}
+
+/** 'Mi piace': only the own list exists, likes are private (D5). */
+function LikedImagesPanel({ viewerId }: { viewerId: number }) {
+  const query = useLikedImages(viewerId);
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  return (
+    <GalleryPanel
+      images={query.data?.pages.flatMap((page) => page.images) ?? []}
+      isPending={query.isPending}
+      isError={query.isError}
+      errorText={errorMessage(query.error, 'Errore nel caricamento delle immagini piaciute')}
+      emptyText="Nessuna immagine piaciuta"
+      emptyIcon={<FavoriteBorderIcon fontSize="inherit" />}
+      hasMore={query.hasNextPage}
+      loadingMore={query.isFetchingNextPage}
+      onLoadMore={loadMore}
+    />
+  );
+}
+
+function Stat({ value, label }: { value: number; label: string }) {
+  return (
+    <Typography component="span" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+      <Box component="strong" sx={{ color: 'text.primary', fontWeight: 800, fontSize: '1.1rem' }}>
+        {value.toLocaleString('it-IT')}
+      </Box>{' '}
+      {label}
+    </Typography>
+  );
+}
+
+interface OwnMenuProps {
+  onEdit: () => void;
+  onExport: () => void;
+  onDelete: () => void;
+  onLogout: () => void;
+  exporting: boolean;
+}
+
+/** The own-profile menu (SPEC §2, D9): edit, data export, account deletion, logout. */
+function OwnMenu({ onEdit, onExport, onDelete, onLogout, exporting }: OwnMenuProps) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const pick = (action: () => void) => () => {
+    setAnchor(null);
+    action();
+  };
+  return (
+    <>
+      <IconButton
+        aria-label="Opzioni"
+        aria-haspopup="menu"
+        aria-expanded={anchor !== null}
+        aria-controls={anchor === null ? undefined : 'profile-options'}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+        }}
+        sx={{ border: 1, borderColor: 'divider' }}
+      >
+        <MoreVertIcon />
+      </IconButton>
+      <Menu
+        id="profile-options"
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => {
+          setAnchor(null);
+        }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        slotProps={{ paper: { sx: { minWidth: 230 } } }}
+      >
+        <MenuItem onClick={pick(onEdit)}>
+          <ListItemIcon>
+            <EditIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Modifica profilo</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={pick(onExport)} disabled={exporting}>
+          <ListItemIcon>
+            <DownloadIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Scarica i miei dati</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={pick(onDelete)} sx={{ color: 'error.light' }}>
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <DeleteForeverIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Elimina account</ListItemText>
+        </MenuItem>
+        <Divider />
+        <MenuItem onClick={pick(onLogout)}>
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>Esci</ListItemText>
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
+
+interface ProfileHeaderProps {
+  profile: PublicProfile;
+  actions: ReactNode;
+  /** The actions are a single icon button (the own-profile menu). */
+  compactActions: boolean;
+}
+
+function ProfileHeader({ profile, actions, compactActions }: ProfileHeaderProps) {
+  const { user } = profile;
+  return (
+    <Paper
+      component="section"
+      aria-label="Profilo"
+      elevation={0}
+      sx={{
+        position: 'relative',
+        overflow: 'hidden',
+        borderRadius: 3,
+        p: { xs: 3, md: 4 },
+        border: 1,
+        borderColor: 'divider',
+        background:
+          'radial-gradient(120% 140% at 0% 0%, rgba(244,143,177,0.22) 0%, rgba(244,143,177,0.05) 45%, rgba(30,30,30,0) 70%), #1e1e1e',
+      }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: { xs: 'column', sm: 'row' },
+          alignItems: 'center',
+          gap: { xs: 2, sm: 3.5 },
+          textAlign: { xs: 'center', sm: 'left' },
+        }}
+      >
+        <Avatar
+          aria-hidden
+          sx={{
+            width: { xs: 88, md: 112 },
+            height: { xs: 88, md: 112 },
+            fontSize: { xs: '2.5rem', md: '3.2rem' },
+            fontWeight: 800,
+            color: '#121212',
+            background: 'linear-gradient(135deg, #f8bbd0 0%, #f48fb1 55%, #ec407a 100%)',
+            boxShadow: '0 0 0 4px #121212, 0 0 0 6px rgba(244,143,177,0.5)',
+          }}
+        >
+          {user.username.charAt(0).toLocaleUpperCase('it-IT')}
+        </Avatar>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography
+            variant="h4"
+            component="h1"
+            sx={{ fontWeight: 800, wordBreak: 'break-word', lineHeight: 1.15 }}
+          >
+            {user.username}
+          </Typography>
+          <Typography
+            color="text.secondary"
+            sx={{
+              mt: 0.75,
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: { xs: 'center', sm: 'flex-start' },
+              gap: 0.75,
+            }}
+          >
+            <CalendarMonthIcon fontSize="small" aria-hidden />
+            Membro dal: {formatLongDate(user.created_at)}
+          </Typography>
+          <Stack
+            direction="row"
+            sx={{
+              mt: 2,
+              columnGap: { xs: 2.5, sm: 3 },
+              rowGap: 1,
+              flexWrap: 'wrap',
+              justifyContent: { xs: 'center', sm: 'flex-start' },
+            }}
+          >
+            <Stat value={user.followers_count} label="follower" />
+            <Stat
+              value={user.stats.total_images}
+              label={user.stats.total_images === 1 ? 'immagine' : 'immagini'}
+            />
+            <Stat value={user.stats.total_likes} label="mi piace" />
+          </Stack>
+        </Box>
+        <Box
+          sx={[
+            { alignSelf: { xs: 'center', sm: 'flex-start' }, flexShrink: 0 },
+            // On phones a lone menu icon sits in the corner, like in any profile app.
+            compactActions && {
+              position: { xs: 'absolute', sm: 'static' },
+              top: 12,
+              right: 12,
+            },
+          ]}
+        >
+          {actions}
+        </Box>
+      </Box>
+    </Paper>
+  );
+}
+
+interface FollowButtonProps {
+  profile: PublicProfile;
+  viewer: SessionUser | null;
+  onError: (message: string) => void;
+}
+
+/** 'Segui' / 'Non seguire più'; anonymous visitors are sent to log in first (SPEC §6). */
+function FollowButton({ profile, viewer, onError }: FollowButtonProps) {
+  const follow = useFollow();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const following = profile.is_following;
+  const toggle = () => {
+    if (viewer === null) {
+      void navigate('/login', { state: { from: location.pathname + location.search } });
+      return;
+    }
+    follow.mutate(
+      { userId: profile.user.id_utente, follow: !following },
+      {
+        onError: (error) => {
+          onError(errorMessage(error, 'Si è verificato un errore. Riprova più tardi.'));
+        },
+      },
+    );
+  };
+  return (
+    <Button
+      variant={following ? 'outlined' : 'contained'}
+      color={following ? 'inherit' : 'secondary'}
+      size="large"
+      startIcon={following ? <PersonRemoveIcon /> : <PersonAddIcon />}
+      loading={follow.isPending}
+      onClick={toggle}
+      sx={{ minWidth: 180, borderRadius: 99 }}
+    >
+      {following ? 'Non seguire più' : 'Segui'}
+    </Button>
+  );
+}
+
+/** /user/:id (SPEC §2): a public profile, and for its owner the private tabs and the menu. */
+export default function ProfilePage() {
+  const { id = '' } = useParams();
+  const viewer = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const [params, setParams] = useSearchParams();
+  // Set just before the session ends on purpose, so the page does not bounce to /login itself.
+  const [leaving, setLeaving] = useState(false);
+  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
+  const exportData = useExportData();
+
+  const validRef = USER_REF.test(id);
+  const requestedTab = params.get('tab');
+  // 'me' and the private tabs only make sense with a session: log in, then come back here.
+  const needsLogin =
+    viewer === null && (id === 'me' || requestedTab === 'liked' || requestedTab === 'upload');
+  const profile = useProfile(id, viewer?.id_utente ?? null, validRef && !needsLogin && !leaving);
+  const data = profile.data;
+
+  const notFound = !validRef || (profile.error instanceof ApiError && profile.error.status === 404);
+  usePageTitle(data?.user.username ?? (notFound ? 'Utente non trovato' : 'Profilo'));
+
+  if (leaving) return <Loading />;
+  if (needsLogin) {
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  }
+
+  const isOwn = viewer !== null && data !== undefined && data.user.id_utente === viewer.id_utente;
+  const tab: TabName =
+    isOwn && (requestedTab === 'liked' || requestedTab === 'upload') ? requestedTab : 'images';
+
+  const selectTab = (next: TabName) => {
+    setParams(next === 'images' ? {} : { tab: next }, { replace: true });
+  };
+
+  /** Ends the session deliberately (logout, deletion) and leaves for `to`. */
+  const leave = (to: string) => {
+    flushSync(() => {
+      setLeaving(true);
+    });
+    clearSession();
+    queryClient.removeQueries({ queryKey: ['users'] });
+    queryClient.removeQueries({ queryKey: profileKeys.ownUploads(viewer?.id_utente ?? 0) });
+    queryClient.removeQueries({ queryKey: profileKeys.liked(viewer?.id_utente ?? 0) });
+    void navigate(to, { replace: true });
+  };
+
+  const startExport = () => {
+    if (viewer === null) return;
+    exportData.mutate(viewer.username, {
+      onSuccess: () => {
+        setNotice({ text: 'I tuoi dati sono stati scaricati', error: false });
+      },
+      onError: (error) => {
+        setNotice({
+          text: errorMessage(error, 'Errore durante il download dei tuoi dati'),
+          error: true,
+        });
+      },
+    });
+  };
+
+  const breadcrumb = <ChipBreadcrumbs crumbs={[{ label: 'Profilo' }]} />;
+
+  let body: ReactNode;
+  if (notFound) {
+    body = <ErrorMessage message="Utente non trovato" />;
+  } else if (profile.isError) {
+    body = <ErrorMessage message="Errore nel caricamento del profilo utente" />;
+  } else if (data === undefined) {
+    body = <Loading />;
+  } else {
+    const tabs: Array<{ value: TabName; label: string }> = [
+      { value: 'images', label: 'Immagini' },
+      ...(isOwn
+        ? [
+            { value: 'liked' as const, label: 'Mi piace' },
+            { value: 'upload' as const, label: 'Carica' },
+          ]
+        : []),
+    ];
+    body = (
+      <>
+        <ProfileHeader
+          profile={data}
+          compactActions={isOwn}
+          actions={
+            isOwn ? (
+              <OwnMenu
+                onEdit={() => {
+                  setDialog('edit');
+                }}
+                onExport={startExport}
+                onDelete={() => {
+                  setDialog('delete');
+                }}
+                onLogout={() => {
+                  leave('/login');
+                }}
+                exporting={exportData.isPending}
+              />
+            ) : (
+              <FollowButton
+                profile={data}
+                viewer={viewer}
+                onError={(text) => {
+                  setNotice({ text, error: true });
+                }}
+              />
+            )
+          }
+        />
+        <Box sx={{ borderBottom: 1, borderColor: 'divider', mt: 3, mb: 3 }}>
+          <Tabs
+            value={tab}
+            onChange={(_event, value: TabName) => {
+              selectTab(value);
+            }}
+            variant={narrow ? 'fullWidth' : 'standard'}
+            textColor="inherit"
+            indicatorColor="secondary"
+            aria-label="Sezioni del profilo"
+          >
+            {tabs.map((item) => (
+              <Tab
+                key={item.value}
+                value={item.value}
+                label={item.label}
+                id={`profile-tab-${item.value}`}
+                aria-controls={`profile-panel-${item.value}`}
+                sx={{ fontWeight: 700, textTransform: 'none', fontSize: '1rem', px: 2.5 }}
+              />
+            ))}
+          </Tabs>
+        </Box>
+        <Box role="tabpanel" id={`profile-panel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
+          {tab === 'images' && <UserImagesPanel userId={data.user.id_utente} />}
+          {tab === 'liked' && viewer !== null && <LikedImagesPanel viewerId={viewer.id_utente} />}
+          {tab === 'upload' && viewer !== null && <OwnUploadsPanel viewerId={viewer.id_utente} />}
+        </Box>
+      </>
+    );
+  }
+
+  return (
+    <Box sx={{ maxWidth: 1400, mx: 'auto' }}>
+      {breadcrumb}
+      {body}
+      <ScrollTopButton threshold={300} />
+      {dialog === 'edit' && viewer !== null && (
+        <EditProfileDialog
+          user={viewer}
+          onClose={() => {
+            setDialog(null);
+          }}
+          onSaved={() => {
+            setDialog(null);
+            setNotice({ text: 'Profilo aggiornato', error: false });
+          }}
+        />
+      )}
+      {dialog === 'delete' && (
+        <DeleteAccountDialog
+          onClose={() => {
+            setDialog(null);
+          }}
+          onDeleted={() => {
+            leave('/');
+          }}
+        />
+      )}
+      <Snackbar
+        open={notice !== null}
+        autoHideDuration={6000}
+        onClose={(_event, reason) => {
+          if (reason !== 'clickaway') setNotice(null);
+        }}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert
+          severity={notice?.error === true ? 'error' : 'success'}
+          variant="filled"
+          closeText="Chiudi"
+          onClose={() => {
+            setNotice(null);
+          }}
+          sx={{ width: '100%' }}
+        >
+          {notice?.text}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

@@ -1,0 +1,205 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  FormControlLabel,
+  FormHelperText,
+  Link,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useState, type SubmitEvent } from 'react';
+import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
+import { AuthCard } from '../components/AuthCard.js';
+import { PasswordField } from '../components/PasswordField.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { useRegister } from '../features/auth/register.js';
+import { useSession } from '../features/auth/useSession.js';
+import { ApiError } from '../lib/api.js';
+
+/** SPEC §5. */
+const PASSWORD_MIN_LENGTH = 8;
+
+type Field = 'username' | 'email' | 'password' | 'confirm' | 'age';
+
+interface Problem {
+  message: string;
+  fields: Field[];
+}
+
+function failureMessage(error: unknown): string {
+  // SPEC §8: a 400 carries what is wrong ('Username o email già in uso', a bad e-mail...); a
+  // closed registration (403) or the rate limit (429) say so too.
+  if (
+    error instanceof ApiError &&
+    error.detail !== undefined &&
+    [400, 403, 409, 429].includes(error.status)
+  ) {
+    return error.detail;
+  }
+  return 'Errore durante la registrazione. Riprova più tardi.';
+}
+
+/** /register (SPEC §2, D9): account, e-mail, password twice and the age of 16. */
+export default function RegisterPage() {
+  usePageTitle('Registrati');
+  const user = useSession();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
+  const [adult, setAdult] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  if (user !== null && !register.isPending) return <Navigate to="/" replace />;
+
+  const change = (field: keyof typeof form) => (event: { target: { value: string } }) => {
+    setForm((current) => ({ ...current, [field]: event.target.value }));
+  };
+
+  const check = (): Problem | null => {
+    const empty = (['username', 'email', 'password', 'confirm'] as const).filter(
+      (field) => form[field].trim() === '',
+    );
+    if (empty.length > 0) return { message: 'Compila tutti i campi.', fields: empty };
+    if (form.password !== form.confirm) {
+      return { message: 'Le password non coincidono', fields: ['confirm'] };
+    }
+    if (form.password.length < PASSWORD_MIN_LENGTH) {
+      return {
+        message: 'La password deve essere di almeno 8 caratteri',
+        fields: ['password', 'confirm'],
+      };
+    }
+    if (!adult) {
+      return {
+        message: 'Devi dichiarare di avere almeno 16 anni per registrarti.',
+        fields: ['age'],
+      };
+    }
+    return null;
+  };
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const found = check();
+    setProblem(found);
+    if (found !== null) return;
+    register.mutate(
+      { username: form.username.trim(), email: form.email.trim(), password: form.password },
+      {
+        onSuccess: () => void navigate('/', { replace: true }),
+        onError: (error) => {
+          setProblem({ message: failureMessage(error), fields: [] });
+        },
+      },
+    );
+  };
+
+  const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
+
+  return (
+    <AuthCard title="Registrati" subtitle="Crea un account per salvare, scaricare e condividere.">
+      <Box component="form" noValidate onSubmit={submit}>
+        <Stack spacing={2.25}>
+          {problem !== null && (
+            <Alert severity="error" role="alert">
+              {problem.message}
+            </Alert>
+          )}
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            fullWidth
+            value={form.username}
+            onChange={change('username')}
+            error={invalid('username')}
+            slotProps={{ htmlInput: { maxLength: 30, autoCapitalize: 'none', spellCheck: false } }}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            fullWidth
+            value={form.email}
+            onChange={change('email')}
+            error={invalid('email')}
+            slotProps={{ htmlInput: { maxLength: 254 } }}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="new-password"
+            required
+            fullWidth
+            value={form.password}
+            onChange={change('password')}
+            error={invalid('password')}
+            helperText="Almeno 8 caratteri"
+          />
+          <PasswordField
+            label="Conferma Password"
+            name="confirm"
+            autoComplete="new-password"
+            required
+            fullWidth
+            value={form.confirm}
+            onChange={change('confirm')}
+            error={invalid('confirm')}
+          />
+          <Box>
+            <FormControlLabel
+              required
+              control={
+                <Checkbox
+                  checked={adult}
+                  onChange={(event) => {
+                    setAdult(event.target.checked);
+                  }}
+                  color="secondary"
+                  name="age_confirmed"
+                />
+              }
+              label="Dichiaro di avere almeno 16 anni"
+              sx={{ color: invalid('age') ? 'error.main' : undefined }}
+            />
+            <FormHelperText sx={{ mx: 0 }}>
+              Come trattiamo i tuoi dati:{' '}
+              <Link component={RouterLink} to="/privacy-policy" color="inherit">
+                informativa sulla privacy
+              </Link>
+            </FormHelperText>
+          </Box>
+          <Button
+            type="submit"
+            variant="contained"
+            color="secondary"
+            size="large"
+            fullWidth
+            disabled={register.isPending}
+            startIcon={
+              register.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
+            }
+          >
+            Registrati
+          </Button>
+          <Link
+            component={RouterLink}
+            to="/login"
+            color="text.secondary"
+            underline="hover"
+            sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
+          >
+            Hai già un account? Accedi
+          </Link>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}
