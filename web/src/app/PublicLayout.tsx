@@ -1,6 +1,6 @@
 import { Box, Container } from '@mui/material';
 import { Suspense } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
 import { Header } from './Header.js';
@@ -10,6 +10,8 @@ export function PublicLayout() {
   const { pathname } = useLocation();
   return (
     <>
+      {/* Back to a gallery lands where the reader left it, not at the top. */}
+      <ScrollRestoration />
       <Header />
       {!pathname.startsWith('/user/') && <CategoryStrip />}
       <Container component="main" maxWidth={false} sx={{ py: 3, maxWidth: 1800 }}>

@@ -1,18 +1,8 @@
 import { Box, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { thumbHashToDataURL } from 'thumbhash';
 import type { GalleryImage } from '../lib/types.js';
-
-function placeholderUrl(placeholder: string | null): string | undefined {
-  if (placeholder === null) return undefined;
-  try {
-    const bytes = Uint8Array.from(atob(placeholder), (c) => c.charCodeAt(0));
-    return thumbHashToDataURL(bytes);
-  } catch {
-    return undefined;
-  }
-}
+import { thumbHashDataUrl } from './thumbhash.js';
 
 /**
  * One picture of a gallery: the box has the image's own proportions from the start (no layout
@@ -20,7 +10,7 @@ function placeholderUrl(placeholder: string | null): string | undefined {
  */
 export function ImageCard({ image, eager = false }: { image: GalleryImage; eager?: boolean }) {
   const [loaded, setLoaded] = useState(false);
-  const blur = useMemo(() => placeholderUrl(image.placeholder), [image.placeholder]);
+  const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const title = image.titolo_img ?? 'Scritta sul muro';
   return (
     <Box

@@ -43,6 +43,7 @@ import {
   useToggleReaction,
   type Reaction,
 } from '../features/image-detail/toggleReaction.js';
+import { parseRouteId } from '../lib/routeId.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
 import type { ImageDetail } from '../lib/types.js';
@@ -59,13 +60,6 @@ const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }
   5: { off: <ThumbDownOutlinedIcon />, on: <ThumbDownIcon /> },
   6: { off: <AutoAwesomeOutlinedIcon />, on: <AutoAwesomeIcon /> },
 };
-
-/** A route id is a positive integer; anything else cannot name an image. */
-function parseId(raw: string | undefined): number | null {
-  if (raw === undefined || !/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
 
 function imageTitle(image: ImageDetail): string {
   return image.titolo_img ?? 'Scritta sul muro';
@@ -467,7 +461,7 @@ function NotFound() {
 
 /** /image/:id: the picture, its reactions and details, then related pictures (SPEC §2). */
 export default function ImagePage() {
-  const id = parseId(useParams().id);
+  const id = parseRouteId(useParams().id);
   const viewer = useSession();
   const viewerId = viewer?.id_utente ?? null;
   const image = useImage(id ?? 0, viewerId, id !== null);
