@@ -249,49 +249,46 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
   );
 
-  app.get(
-    '/categories/:id/images',
+  // A category's and a tag's galleries differ only in the filter and the 404 check.
+  const filteredGalleries = [
     {
-      onRequest: app.guards.optional,
-      schema: {
-        tags: ['categories'],
-        summary: 'Approved images of a category, newest first',
-        params: IdParams,
-        querystring: GalleryQuery,
-        response: { 200: ImageList, ...errorResponses(400, 401, 404) },
-      },
+      kind: 'category' as const,
+      url: '/categories/:id/images',
+      group: 'categories',
+      summary: 'Approved images of a category, newest first',
+      ensureExists: (id: number) => taxonomy.getCategory(id),
     },
-    async (request) => {
-      await taxonomy.getCategory(request.params.id);
-      return images.gallery(
-        { kind: 'category', id: request.params.id },
-        toPage(request.query, GALLERY_PAGE),
-        request.user,
-      );
-    },
-  );
-
-  app.get(
-    '/tags/:id/images',
     {
-      onRequest: app.guards.optional,
-      schema: {
-        tags: ['tags'],
-        summary: 'Approved images with a tag, newest first',
-        params: IdParams,
-        querystring: GalleryQuery,
-        response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+      kind: 'tag' as const,
+      url: '/tags/:id/images',
+      group: 'tags',
+      summary: 'Approved images with a tag, newest first',
+      ensureExists: (id: number) => taxonomy.getTag(id),
+    },
+  ];
+  for (const gallery of filteredGalleries) {
+    app.get(
+      gallery.url,
+      {
+        onRequest: app.guards.optional,
+        schema: {
+          tags: [gallery.group],
+          summary: gallery.summary,
+          params: IdParams,
+          querystring: GalleryQuery,
+          response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+        },
       },
-    },
-    async (request) => {
-      await taxonomy.getTag(request.params.id);
-      return images.gallery(
-        { kind: 'tag', id: request.params.id },
-        toPage(request.query, GALLERY_PAGE),
-        request.user,
-      );
-    },
-  );
+      async (request) => {
+        await gallery.ensureExists(request.params.id);
+        return images.gallery(
+          { kind: gallery.kind, id: request.params.id },
+          toPage(request.query, GALLERY_PAGE),
+          request.user,
+        );
+      },
+    );
+  }
 
   app.get(
     '/users/me/images',
