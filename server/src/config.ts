@@ -18,6 +18,8 @@ export interface AppConfig {
   readonly mailFrom: string;
   readonly admin: AdminBootstrap | undefined;
   readonly demoContent: boolean;
+  /** How many demo photos the first start renders (fewer makes a quick test gallery). */
+  readonly demoImages: number;
   /** D10: the job worker runs inside the server unless it runs as its own process. */
   readonly jobsInServer: boolean;
   /** D9: how long after 'Elimina account' the erasure runs (at most 5 days; default at once). */
@@ -86,6 +88,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mailFrom: parseMailFrom(read('MAIL_FROM')),
     admin: parseAdmin(adminUsername, adminPassword, read('ADMIN_EMAIL')),
     demoContent: parseFlag('DEMO_CONTENT', read('DEMO_CONTENT'), true),
+    demoImages: parseCount('DEMO_IMAGES', read('DEMO_IMAGES'), 300),
     jobsInServer: parseFlag('JOBS_IN_SERVER', read('JOBS_IN_SERVER'), true),
     erasureDelayMs: parseErasureDelay(read('ERASURE_DELAY_HOURS')),
     logLevel: parseLogLevel(read('LOG_LEVEL')),
@@ -107,6 +110,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     mailFrom: 'Muri Parlanti <noreply@localhost>',
     admin: undefined,
     demoContent: true,
+    demoImages: 300,
     jobsInServer: true,
     erasureDelayMs: 0,
     logLevel: 'info',

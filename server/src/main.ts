@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   if (config.demoContent && (await isGalleryEmpty(app.ctx))) {
     process.stdout.write('Empty gallery: generating the demo content (DEMO_CONTENT=0 skips it)…\n');
     const summary = await seedDemoContent(app.ctx, {
+      images: config.demoImages,
       afterImage: async (id) => {
         await enqueueImageAnalysis(app.ctx.database.db, app.ctx.clock, id);
         await app.ctx.search.reindexImage(id);

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
         ADMIN_PASSWORD: 'una-password-lunga',
         ADMIN_EMAIL: 'capo@example.it',
         DEMO_CONTENT: '0',
+        DEMO_IMAGES: '40',
       },
       cwd,
     );
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       mailFrom: 'Muri Parlanti <noreply@example.it>',
       admin: { username: 'capo', password: 'una-password-lunga', email: 'capo@example.it' },
       demoContent: false,
+      demoImages: 40,
     });
   });
 
@@ -79,6 +81,8 @@ describe('loadConfig', () => {
     ],
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'capo@example.it' }],
     ['DEMO_CONTENT', { DEMO_CONTENT: 'forse' }],
+    ['DEMO_IMAGES', { DEMO_IMAGES: 'tanti' }],
+    ['DEMO_IMAGES', { DEMO_IMAGES: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
   ])('names %s when its value is wrong', (variable, env) => {
     let caught: unknown;

@@ -1,0 +1,68 @@
+import { Button } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { batchSummary, runBatch, type BatchResult } from '../batch.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+
+interface BatchActionProps {
+  /** The selected row ids; the button is disabled when there are none. */
+  ids: readonly number[];
+  label: string;
+  icon?: ReactNode;
+  color?: 'error' | 'success' | 'primary' | 'secondary';
+  /** The one confirmation for the whole batch. */
+  confirmTitle: string;
+  confirmMessage: string;
+  confirmLabel: string;
+  /** Past participle for the summary: 'Eliminati', 'Approvate'. */
+  doneLabel: string;
+  action: (id: number) => Promise<unknown>;
+  onDone: (summary: string, result: BatchResult) => void;
+}
+
+/** A bulk action on the selected rows: one confirmation, then a summary (issue 6). */
+export function BatchAction({
+  ids,
+  label,
+  icon,
+  color = 'error',
+  confirmTitle,
+  confirmMessage,
+  confirmLabel,
+  doneLabel,
+  action,
+  onDone,
+}: BatchActionProps) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const result = await runBatch(ids, action);
+    setBusy(false);
+    setOpen(false);
+    onDone(batchSummary(doneLabel, result), result);
+  };
+  return (
+    <>
+      <Button
+        variant="outlined"
+        color={color}
+        startIcon={icon}
+        disabled={ids.length === 0 || busy}
+        onClick={() => setOpen(true)}
+      >
+        {ids.length === 0 ? label : `${label} (${ids.length})`}
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={confirmTitle}
+        message={confirmMessage}
+        confirmLabel={confirmLabel}
+        confirmColor={color}
+        busy={busy}
+        onConfirm={() => void run()}
+        onCancel={() => setOpen(false)}
+      />
+    </>
+  );
+}

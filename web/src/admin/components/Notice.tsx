@@ -1,0 +1,37 @@
+import { Alert, Snackbar } from '@mui/material';
+import { useCallback, useState } from 'react';
+
+export interface NoticeState {
+  message: string;
+  severity: 'success' | 'error' | 'info' | 'warning';
+}
+
+/** Feedback after an action: a snackbar at the bottom centre that closes after 6 s (SPEC §9). */
+export function useNotice() {
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const show = useCallback((message: string, severity: NoticeState['severity'] = 'success') => {
+    setNotice({ message, severity });
+  }, []);
+  const element = (
+    <Snackbar
+      open={notice !== null}
+      autoHideDuration={6000}
+      onClose={(_event, reason) => {
+        if (reason !== 'clickaway') setNotice(null);
+      }}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+    >
+      {notice === null ? undefined : (
+        <Alert
+          severity={notice.severity}
+          variant="filled"
+          onClose={() => setNotice(null)}
+          sx={{ width: '100%' }}
+        >
+          {notice.message}
+        </Alert>
+      )}
+    </Snackbar>
+  );
+  return { show, element };
+}
