@@ -60,6 +60,12 @@ describe('GET /api/users/{id}/profile', () => {
       .where('id_utente', '=', gone.id)
       .execute();
     expect((await call('GET', `/api/users/${gone.id}/profile`)).statusCode).toBe(404);
+    // Ten digits fit the pattern but not a PostgreSQL integer: not found, never a 500.
+    for (const path of ['profile', 'is-following']) {
+      expect((await call('GET', `/api/users/9999999999/${path}`)).json()).toEqual({
+        detail: 'Utente non trovato',
+      });
+    }
     for (const id of ['0', '-1', 'abc', '1.5', "1' OR 1=1"]) {
       expect((await call('GET', `/api/users/${encodeURIComponent(id)}/profile`)).statusCode).toBe(
         400,

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import { notFound } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { toOwnUser } from './users.presenters.js';
+import { USER_MESSAGES } from './users.rules.js';
 import { OwnUser, UpdateMeBody, UpdateMeResponse } from './users.schemas.js';
 import Type from 'typebox';
 import { IsoDateTime } from '../../lib/schemas.js';
@@ -27,8 +29,15 @@ const PublicProfile = Type.Object({
   is_following: Type.Boolean(),
 });
 
+/** The largest id a row can have (a 32-bit integer column on PostgreSQL). */
+const MAX_ID = 2_147_483_647;
+
 function resolveUserRef(request: FastifyRequest, ref: string): number {
-  return ref === 'me' ? currentUser(request).id_utente : Number(ref);
+  if (ref === 'me') return currentUser(request).id_utente;
+  const id = Number(ref);
+  // Ten digits pass the pattern but may exceed the column: such a user cannot exist.
+  if (id > MAX_ID) throw notFound(USER_MESSAGES.notFound);
+  return id;
 }
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
