@@ -70,6 +70,38 @@ describe('POST /api/auth/register', () => {
     expect((await login(t.app, valid.username, valid.password)).statusCode).toBe(200);
   });
 
+  it('folds look-alike forms and refuses names mixing confusable alphabets', async () => {
+    const before = await countUsers();
+    // Fullwidth letters fold into the name they imitate, which is taken.
+    const fullwidth = await register({
+      ...valid,
+      username: 'ｍａｒｉｏ.ｒｏｓｓｉ',
+      email: 'f@example.it',
+    });
+    expect(fullwidth.statusCode).toBe(400);
+    expect(fullwidth.json()).toEqual({ detail: 'Username o email già in uso' });
+    // 'а' and 'о' below are Cyrillic: 'mаriо.rossi' would pass for 'mario.rossi'.
+    for (const username of ['m\u0430ri\u043e.rossi', 'adm\u0456n', '\u03b1dmin']) {
+      const response = await register({ ...valid, username, email: 'c@example.it' });
+      expect(response.statusCode, username).toBe(400);
+      expect(response.json()).toEqual({
+        detail:
+          'Lo username non può mescolare alfabeti diversi (per esempio lettere latine e cirilliche).',
+      });
+    }
+    expect(await countUsers()).toBe(before);
+    // One alphabet at a time is welcome, accents included.
+    for (const [username, email] of [
+      ['Дмитрий', 'd@example.it'],
+      ['Ελένη_1', 'e@example.it'],
+      ['Niccolò.Bàrberi', 'n@example.it'],
+    ]) {
+      expect((await register({ ...valid, username, email })).statusCode, username).toBe(201);
+    }
+    // Logging in with the fullwidth form finds the account it folds into.
+    expect((await login(t.app, 'ｍａｒｉｏ.ｒｏｓｓｉ', valid.password)).statusCode).toBe(200);
+  });
+
   it.each([
     ['a short password', { password: 'corta' }, 'La password deve essere di almeno 8 caratteri'],
     ['no username', { username: undefined }, 'Il campo "Username" è obbligatorio.'],

@@ -19,6 +19,25 @@ export function isValidUsername(value: string): boolean {
   );
 }
 
+/**
+ * The form a username is stored and compared in. NFKC folds compatibility look-alikes
+ * (fullwidth 'ａｄｍｉｎ', ligatures, superscripts) into the letters they imitate.
+ */
+export function normalizeUsername(value: string): string {
+  return value.normalize('NFKC');
+}
+
+/** The alphabets whose letters pass for one another ('а' Cyrillic, 'a' Latin, 'α' Greek). */
+const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Greek}/u, /\p{Script=Cyrillic}/u];
+
+/**
+ * True when a name mixes Latin, Greek and Cyrillic letters: the way 'аdmin' (first letter
+ * Cyrillic) impersonates 'admin'. Names wholly in one alphabet, digits and punctuation pass.
+ */
+export function mixesScripts(value: string): boolean {
+  return CONFUSABLE_SCRIPTS.filter((script) => script.test(value)).length > 1;
+}
+
 export const USER_MESSAGES = {
   taken: 'Username o email già in uso',
   invalidCredentials: 'Username o password non validi',
@@ -28,4 +47,8 @@ export const USER_MESSAGES = {
   currentPasswordRequired: 'Per cambiare email o password inserisci la password attuale.',
   currentPasswordWrong: 'La password attuale non è corretta.',
   ageRequired: 'Devi dichiarare di avere almeno 16 anni per registrarti.',
+  usernameCharacters:
+    'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
+  mixedScripts:
+    'Lo username non può mescolare alfabeti diversi (per esempio lettere latine e cirilliche).',
 } as const;

@@ -18,7 +18,7 @@ export const Username = Type.String({
   errorMessage: {
     minLength: `Lo username deve contenere almeno ${USERNAME_MIN_LENGTH} caratteri.`,
     maxLength: `Lo username può contenere al massimo ${USERNAME_MAX_LENGTH} caratteri.`,
-    pattern: 'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
+    pattern: USER_MESSAGES.usernameCharacters,
   },
 });
 

@@ -7,7 +7,13 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
-import { PASSWORD_MIN_LENGTH, USER_MESSAGES } from './users.rules.js';
+import {
+  isValidUsername,
+  mixesScripts,
+  normalizeUsername,
+  PASSWORD_MIN_LENGTH,
+  USER_MESSAGES,
+} from './users.rules.js';
 
 export interface NewAccount {
   username: string;
@@ -39,11 +45,22 @@ export function isUsable(user: UserRow): boolean {
   return user.is_active === 1 && user.deletion_requested_at === null;
 }
 
+/**
+ * A requested username in its stored form, or a 400: look-alike forms fold into the letters
+ * they imitate, and a name mixing confusable alphabets is refused (issue 7).
+ */
+export function acceptUsername(requested: string): string {
+  const username = normalizeUsername(requested);
+  if (!isValidUsername(username)) throw badRequest(USER_MESSAGES.usernameCharacters);
+  if (mixesScripts(username)) throw badRequest(USER_MESSAGES.mixedScripts);
+  return username;
+}
+
 export function createUsersService(db: Executor, clock: Clock) {
   const timestamp = () => clock.now().toISOString();
 
   async function create(account: NewAccount): Promise<UserRow> {
-    const username = account.username.normalize('NFC');
+    const username = acceptUsername(account.username);
     const email = account.email.normalize('NFC').trim();
     const usernameKey = foldKey(username);
     const emailKey = foldKey(email);
@@ -75,7 +92,8 @@ export function createUsersService(db: Executor, clock: Clock) {
     user: UserRow,
     changes: ProfileChanges,
   ): Promise<{ user: UserRow; passwordChanged: boolean }> {
-    const username = changes.username?.normalize('NFC') ?? user.username;
+    const username =
+      changes.username === undefined ? user.username : acceptUsername(changes.username);
     const email = changes.email?.normalize('NFC').trim() ?? user.email;
     const newPassword = changes.password === '' ? undefined : changes.password;
     const emailChanged = foldKey(email) !== user.email_key;
@@ -177,7 +195,7 @@ export function createUsersService(db: Executor, clock: Clock) {
       isSuperuser: boolean;
     },
   ): Promise<UserRow> {
-    const username = changes.username.normalize('NFC');
+    const username = acceptUsername(changes.username);
     const email = changes.email.normalize('NFC').trim();
     const newPassword = changes.password === '' ? undefined : changes.password;
     if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
@@ -225,6 +243,6 @@ export function createUsersService(db: Executor, clock: Clock) {
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
     findByUsername: (username: string) =>
-      repo.findUserByUsernameKey(db, foldKey(username.normalize('NFC'))),
+      repo.findUserByUsernameKey(db, foldKey(normalizeUsername(username))),
   };
 }
