@@ -1,4 +1,5 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CategoryIcon from '@mui/icons-material/Category';
 import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
@@ -141,6 +142,12 @@ export function Header() {
         <IconButton aria-label="Categorie" onClick={() => setDrawer(true)}>
           <CategoryIcon />
         </IconButton>
+        {/* Administrators reach the back-office from any page; nobody else sees the door. */}
+        {user?.is_superuser === true && (
+          <IconButton aria-label="Amministrazione" component={RouterLink} to="/admin/dashboard">
+            <AdminPanelSettingsIcon />
+          </IconButton>
+        )}
         <IconButton
           aria-label="Account"
           component={RouterLink}

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate, useParams } from 'react-router';
+import { adminRoutes } from '../admin/routes.js';
 import { BareLayout, PublicLayout } from './PublicLayout.js';
 import { RequireLogin } from './RequireLogin.js';
 
@@ -52,6 +53,7 @@ export const router = createBrowserRouter([
       { path: '/register', element: <RegisterPage /> },
     ],
   },
+  adminRoutes,
   // SPEC §2: any unknown path goes to the home page.
   { path: '*', element: <Navigate to="/" replace /> },
 ]);

@@ -1,51 +1,81 @@
 import { Box, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { imageAltText, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
 import { thumbHashDataUrl } from './thumbhash.js';
 
 /**
- * One picture of a gallery: the box has the image's own proportions from the start (no layout
- * shift) and shows its blurred ThumbHash until the thumbnail arrives.
+ * Tiles of a carousel share one shape so a row stays even; most photos are 4:3. A picture of
+ * another shape is shown whole (the writing is the point), over its own blurred colours.
  */
-export function ImageCard({ image, eager = false }: { image: GalleryImage; eager?: boolean }) {
+export const SLIDE_RATIO = '4 / 3';
+
+interface ImageCardProps {
+  image: GalleryImage;
+  /**
+   * 'masonry': the card has the picture's own proportions and fills them. 'slide': a carousel
+   * tile of SLIDE_RATIO that never starts a native drag, so swiping the carousel works.
+   */
+  variant?: 'masonry' | 'slide';
+  /** Load at once (the first row of a gallery) instead of when it comes near the screen. */
+  eager?: boolean;
+}
+
+/**
+ * One picture leading to its page: the box has its final size from the start (no layout
+ * shift) and shows the blurred ThumbHash until the thumbnail arrives.
+ */
+export function ImageCard({ image, variant = 'masonry', eager = false }: ImageCardProps) {
   const [loaded, setLoaded] = useState(false);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
-  const title = image.titolo_img ?? 'Scritta sul muro';
+  const slide = variant === 'slide';
+  const alt = imageAltText(image);
   return (
     <Box
       component={RouterLink}
       to={`/image/${image.id_image}`}
-      aria-label={title}
+      aria-label={alt}
+      draggable={slide ? false : undefined}
       sx={{
         display: 'block',
         position: 'relative',
         borderRadius: 2,
         overflow: 'hidden',
         bgcolor: 'background.paper',
-        aspectRatio: `${image.width} / ${image.height}`,
+        aspectRatio: slide ? SLIDE_RATIO : `${image.width} / ${image.height}`,
         backgroundImage: blur === undefined ? undefined : `url(${blur})`,
         backgroundSize: 'cover',
+        backgroundPosition: 'center',
         '&:hover .caption, &:focus-visible .caption': { opacity: 1 },
-        '&:focus-visible': { outline: '2px solid', outlineColor: 'secondary.main' },
+        '&:focus-visible': {
+          outline: '2px solid',
+          outlineColor: 'secondary.main',
+          // Inside the tile: a carousel's viewport would clip an outline drawn outside.
+          outlineOffset: slide ? -2 : undefined,
+        },
       }}
     >
       <Box
         component="img"
         src={image.thumbnail_url}
-        srcSet={`${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
-        sizes="(max-width: 600px) 50vw, (max-width: 1200px) 33vw, 20vw"
-        alt={title}
+        // Slides stay small; masonry columns can grow wide enough to want the display size.
+        srcSet={slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
+        sizes={slide ? undefined : '(max-width: 600px) 50vw, (max-width: 1200px) 33vw, 20vw'}
+        alt={alt}
         width={image.width}
         height={image.height}
         loading={eager ? 'eager' : 'lazy'}
         decoding="async"
-        onLoad={() => setLoaded(true)}
+        draggable={slide ? false : undefined}
+        onLoad={() => {
+          setLoaded(true);
+        }}
         sx={{
           display: 'block',
           width: '100%',
           height: '100%',
-          objectFit: 'cover',
+          objectFit: slide ? 'contain' : 'cover',
           opacity: loaded ? 1 : 0,
           transition: 'opacity 200ms',
         }}
@@ -63,7 +93,7 @@ export function ImageCard({ image, eager = false }: { image: GalleryImage; eager
           background: 'linear-gradient(transparent, rgba(0,0,0,0.75))',
         }}
       >
-        {title}
+        {imageTitle(image)}
       </Typography>
     </Box>
   );

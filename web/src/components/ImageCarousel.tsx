@@ -1,89 +1,14 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { Box, IconButton, Skeleton, Typography } from '@mui/material';
+import { Box, IconButton, Skeleton } from '@mui/material';
 import useEmblaCarousel from 'embla-carousel-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useCallback, useEffect, useState } from 'react';
 import type { GalleryImage } from '../lib/types.js';
-import { thumbHashDataUrl } from './thumbhash.js';
+import { ImageCard, SLIDE_RATIO } from './ImageCard.js';
 
 /** SPEC §9: 5 pictures side by side on desktop, 2 on small screens. */
 const SLIDE_WIDTH = { xs: '50%', sm: '20%' };
 const GAP = 12;
-/**
- * Tiles share one shape so a row stays even; most photos are 4:3. A picture of another shape is
- * shown whole (the writing is the point), over its own blurred colours.
- */
-const TILE_RATIO = '4 / 3';
-
-function Slide({ image }: { image: GalleryImage }) {
-  const [loaded, setLoaded] = useState(false);
-  const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
-  const title = image.titolo_img ?? 'Scritta sul muro';
-  return (
-    <Box
-      component={RouterLink}
-      to={`/image/${image.id_image}`}
-      aria-label={title}
-      draggable={false}
-      sx={{
-        display: 'block',
-        position: 'relative',
-        aspectRatio: TILE_RATIO,
-        borderRadius: 2,
-        overflow: 'hidden',
-        bgcolor: 'background.paper',
-        backgroundImage: blur === undefined ? undefined : `url(${blur})`,
-        backgroundSize: 'cover',
-        backgroundPosition: 'center',
-        '&:hover .caption, &:focus-visible .caption': { opacity: 1 },
-        '&:focus-visible': {
-          outline: '2px solid',
-          outlineColor: 'secondary.main',
-          outlineOffset: -2,
-        },
-      }}
-    >
-      <Box
-        component="img"
-        src={image.thumbnail_url}
-        alt={title}
-        width={image.width}
-        height={image.height}
-        // Off-screen slides and carousels far down the page wait until they come near.
-        loading="lazy"
-        decoding="async"
-        draggable={false}
-        onLoad={() => {
-          setLoaded(true);
-        }}
-        sx={{
-          display: 'block',
-          width: '100%',
-          height: '100%',
-          objectFit: 'contain',
-          opacity: loaded ? 1 : 0,
-          transition: 'opacity 200ms',
-        }}
-      />
-      <Typography
-        className="caption"
-        variant="body2"
-        sx={{
-          position: 'absolute',
-          insetInline: 0,
-          bottom: 0,
-          p: 1,
-          opacity: 0,
-          transition: 'opacity 150ms',
-          background: 'linear-gradient(transparent, rgba(0,0,0,0.75))',
-        }}
-      >
-        {title}
-      </Typography>
-    </Box>
-  );
-}
 
 const arrowSx = {
   position: 'absolute',
@@ -149,7 +74,7 @@ export function ImageCarousel({ images, label }: { images: GalleryImage[]; label
               aria-label={`${index + 1} di ${images.length}`}
               sx={{ flex: '0 0 auto', width: SLIDE_WIDTH, minWidth: 0, pl: `${GAP}px` }}
             >
-              <Slide image={image} />
+              <ImageCard image={image} variant="slide" />
             </Box>
           ))}
         </Box>
@@ -182,7 +107,7 @@ export function CarouselSkeleton() {
         <Box key={index} sx={{ flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` }}>
           <Skeleton
             variant="rounded"
-            sx={{ width: '100%', height: 'auto', aspectRatio: TILE_RATIO }}
+            sx={{ width: '100%', height: 'auto', aspectRatio: SLIDE_RATIO }}
           />
         </Box>
       ))}

@@ -1,8 +1,9 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../lib/api.js';
 import type { ImagePage } from '../lib/types.js';
-import { MasonryGrid, type ColumnRule } from './MasonryGrid.js';
+import type { ColumnRule } from './masonryColumns.js';
+import { MasonryGrid } from './MasonryGrid.js';
 import { EmptyMessage, ErrorMessage, Loading } from './StatusMessage.js';
 
 /** SPEC §8 image lists: 401 'Token scaduto…'; otherwise the server's detail or the fallback. */
@@ -17,6 +18,8 @@ export function imageListError(
 interface InfiniteGalleryProps {
   query: UseInfiniteQueryResult<InfiniteData<ImagePage>>;
   emptyText: string;
+  /** Shown large above the empty text (the profile's tabs). */
+  emptyIcon?: ReactNode;
   errorText?: string;
   columns?: ColumnRule;
   /** 2000px on galleries, 200px on search (SPEC §4). */
@@ -30,6 +33,7 @@ interface InfiniteGalleryProps {
 export function InfiniteGallery({
   query,
   emptyText,
+  emptyIcon,
   errorText,
   columns,
   rootMargin,
@@ -43,7 +47,7 @@ export function InfiniteGallery({
   if (query.isPending && query.fetchStatus !== 'idle') return <Loading />;
   if (query.isError && images.length === 0)
     return <ErrorMessage message={imageListError(query.error, errorText)} />;
-  if (images.length === 0) return <EmptyMessage message={emptyText} />;
+  if (images.length === 0) return <EmptyMessage message={emptyText} icon={emptyIcon} />;
   return (
     <>
       <MasonryGrid

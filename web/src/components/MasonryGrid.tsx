@@ -2,17 +2,7 @@ import { Box, CircularProgress } from '@mui/material';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { GalleryImage } from '../lib/types.js';
 import { ImageCard } from './ImageCard.js';
-
-/** Column counts by viewport width, widest first: [minWidth, columns]. */
-export type ColumnRule = Array<[number, number]>;
-
-/** SPEC §9 gallery masonry: 5, 4 under 1600px, 3 under 1200, 2 under 900. */
-export const GALLERY_COLUMNS: ColumnRule = [
-  [1600, 5],
-  [1200, 4],
-  [900, 3],
-  [0, 2],
-];
+import { columnsFor, GALLERY_COLUMNS, layoutLanes, type ColumnRule } from './masonryColumns.js';
 
 function subscribeToWidth(listener: () => void): () => void {
   window.addEventListener('resize', listener);
@@ -25,7 +15,7 @@ function useColumns(rule: ColumnRule): number {
     () => window.innerWidth,
     () => 1200,
   );
-  return rule.find(([min]) => width >= min)?.[1] ?? rule.at(-1)?.[1] ?? 2;
+  return columnsFor(rule, width);
 }
 
 interface MasonryGridProps {
@@ -66,13 +56,7 @@ export function MasonryGrid({
     return () => observer.disconnect();
   }, [hasMore, loadingMore, onLoadMore, rootMargin]);
 
-  const heights = new Array<number>(count).fill(0);
-  const lanes: GalleryImage[][] = Array.from({ length: count }, () => []);
-  for (const image of images) {
-    const lane = heights.indexOf(Math.min(...heights));
-    lanes[lane]?.push(image);
-    heights[lane] = (heights[lane] ?? 0) + image.height / Math.max(image.width, 1);
-  }
+  const lanes = layoutLanes(images, count);
 
   return (
     <>

@@ -1,4 +1,5 @@
-import { Alert, Box, CircularProgress, Typography } from '@mui/material';
+import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 
 /** The three states every list has: loading, error, empty (SPEC §4, §8). */
 export function Loading() {
@@ -17,10 +18,21 @@ export function ErrorMessage({ message }: { message: string }) {
   );
 }
 
-export function EmptyMessage({ message }: { message: string }) {
+/** The empty state, with a large faint icon above the text when one is given. */
+export function EmptyMessage({ message, icon }: { message: string; icon?: ReactNode }) {
+  if (icon === undefined) {
+    return (
+      <Typography color="text.secondary" sx={{ textAlign: 'center', py: 6 }}>
+        {message}
+      </Typography>
+    );
+  }
   return (
-    <Typography color="text.secondary" sx={{ textAlign: 'center', py: 6 }}>
-      {message}
-    </Typography>
+    <Stack spacing={1.5} sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }}>
+      <Box aria-hidden sx={{ fontSize: 56, lineHeight: 0, opacity: 0.5 }}>
+        {icon}
+      </Box>
+      <Typography color="text.secondary">{message}</Typography>
+    </Stack>
   );
 }

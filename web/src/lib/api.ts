@@ -18,13 +18,48 @@ export interface RequestOptions {
 }
 
 /**
- * Calls the API on the same origin (D1). The bearer token goes with every call when there is
- * one; a 401 ends the session cleanly (SPEC §4) and is still reported to the caller.
+ * The headers every call starts from, with the bearer token when there is one. Reading the
+ * token drops an expired session first (SPEC §4), so a dead token is never sent.
  */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+export function authHeaders(): { headers: Record<string, string>; token: string | null } {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = getToken();
   if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  return { headers, token };
+}
+
+/** The body of an answer as JSON; undefined when it is empty or not JSON. */
+export function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The failure of an answer that is not ok, with the server's Italian detail when it sent one. */
+export function failureOf(status: number, body: unknown): ApiError {
+  const detail =
+    typeof body === 'object' && body !== null ? (body as { detail?: unknown }).detail : undefined;
+  return new ApiError(status, typeof detail === 'string' ? detail : undefined);
+}
+
+/**
+ * What every transport (fetch, XMLHttpRequest) does with an answer: a 401 to a call that
+ * carried a token ends the session cleanly (SPEC §4) and is still reported; a failure becomes
+ * an ApiError; otherwise the parsed body is the result.
+ */
+export function settle(status: number, text: string, sentToken: string | null): unknown {
+  if (status === 401 && sentToken !== null) clearSession();
+  const body = parseBody(text);
+  if (status < 200 || status > 299) throw failureOf(status, body);
+  return body;
+}
+
+/** Calls the API on the same origin (D1), with the bearer token when there is one. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { headers, token } = authHeaders();
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -44,21 +79,45 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, undefined);
   }
-  if (response.status === 401 && token !== null) clearSession();
-  const text = await response.text();
-  let data: unknown = undefined;
-  if (text !== '') {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = undefined;
-    }
-  }
-  if (!response.ok) {
-    const detail = (data as { detail?: unknown } | undefined)?.detail;
-    throw new ApiError(response.status, typeof detail === 'string' ? detail : undefined);
-  }
-  return data as T;
+  return settle(response.status, await response.text(), token) as T;
+}
+
+/** How far an upload has gone, as a whole percentage (0 to 100). */
+export function uploadPercent(loaded: number, total: number): number {
+  if (!Number.isFinite(loaded) || !Number.isFinite(total) || total <= 0) return 0;
+  return Math.min(100, Math.max(0, Math.floor((loaded / total) * 100)));
+}
+
+/**
+ * POSTs a form to the API through XMLHttpRequest, the one browser transport that reports how
+ * much of a request body has been sent (fetch cannot); token and answers as `api` handles them.
+ */
+export function apiUpload<T>(
+  path: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+): Promise<T> {
+  const { headers, token } = authHeaders();
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/api${path}`);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(uploadPercent(event.loaded, event.total));
+    };
+    request.onload = () => {
+      try {
+        resolve(settle(request.status, request.responseText, token) as T);
+      } catch (error) {
+        reject(error instanceof Error ? error : new ApiError(0, undefined));
+      }
+    };
+    // No answer at all (network down, connection cut): status 0, like a failed fetch.
+    request.onerror = () => {
+      reject(new ApiError(0, undefined));
+    };
+    request.send(form);
+  });
 }
 
 /** The message to show for a failed call: the server's detail, else the screen's fallback. */

@@ -1,6 +1,9 @@
-/** SPEC §3: 'messaggi_amore' → 'Amore': prefix removed, split on underscores, words capitalised. */
+/**
+ * SPEC §3: 'messaggi_amore' → 'Amore': the prefix 'messaggi_' or 'messaggio_' removed, the rest
+ * split on underscores, each word capitalised.
+ */
 export function categoryDisplayName(nome: string): string {
-  const bare = nome.replace(/^messaggi?_/i, '');
+  const bare = nome.replace(/^messaggio?_/i, '');
   const words = bare.split('_').filter((word) => word !== '');
   if (words.length === 0) return nome;
   return words.map((word) => word.charAt(0).toLocaleUpperCase('it-IT') + word.slice(1)).join(' ');
@@ -8,22 +11,29 @@ export function categoryDisplayName(nome: string): string {
 
 const TIME_ZONE = 'Europe/Rome';
 
-/** 'Membro dal:' style: 21 novembre 2026. */
+// Built once: a grid formats hundreds of dates, and a formatter is costly to create.
+const LONG_DATE = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: TIME_ZONE });
+const DATE_TIME = new Intl.DateTimeFormat('it-IT', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: TIME_ZONE,
+});
+
+/** 'Membro dal:' style: 21 novembre 2026, the day as it is in Rome. */
 export function formatLongDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return 'Errore data';
-  return new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: TIME_ZONE }).format(date);
+  return LONG_DATE.format(date);
 }
 
 /** Back-office dates: 21/11/2026, 15:30 in Rome time; 'Errore data' when unparsable. */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return 'Errore data';
-  return new Intl.DateTimeFormat('it-IT', {
-    dateStyle: 'short',
-    timeStyle: 'short',
-    timeZone: TIME_ZONE,
-  }).format(date);
+  return DATE_TIME.format(date);
 }
 
 /** SPEC §9: Bytes, KB, MB, GB, base 1024, two decimals. */

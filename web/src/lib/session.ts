@@ -17,28 +17,36 @@ const USER_KEY = 'muri.user';
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
+/** The `exp` claim (seconds) of a JWT, read without checking the signature: the server does. */
 function decodeExp(token: string): number | undefined {
+  const payload = token.split('.')[1];
+  if (payload === undefined || payload === '') return undefined;
   try {
-    const payload = token.split('.')[1];
-    if (payload === undefined) return undefined;
-    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
-      exp?: unknown;
-    };
-    return typeof json.exp === 'number' ? json.exp : undefined;
+    // base64url → base64; atob accepts the missing padding.
+    const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    const claims = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    if (typeof claims !== 'object' || claims === null) return undefined;
+    const exp = (claims as { exp?: unknown }).exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isExpired(token: string): boolean {
+/**
+ * SPEC §4, §9: a token is expired once `exp` has passed; from that very second on it is dead.
+ * A token whose expiry cannot be read counts as expired: it could never be trusted to end.
+ */
+export function isTokenExpired(token: string, nowMs: number): boolean {
   const exp = decodeExp(token);
-  return exp === undefined || exp * 1000 <= Date.now();
+  return exp === undefined || exp * 1000 <= nowMs;
 }
 
 export function getToken(): string | null {
   const token = localStorage.getItem(TOKEN_KEY);
   if (token === null) return null;
-  if (isExpired(token)) {
+  if (isTokenExpired(token, Date.now())) {
     clearSession();
     return null;
   }

@@ -8,6 +8,8 @@ export interface GalleryImage {
   id_image: number;
   filename: string;
   titolo_img: string | null;
+  /** The text read on the wall: approved images only, null until it is read. */
+  extracted_text: string | null;
   id_utente: number;
   username_uploader: string;
   category: { id_categoria: number; nome: string };
@@ -42,6 +44,8 @@ export interface ImagePage {
   images: GalleryImage[];
   total?: number;
   hasMore?: boolean;
+  /** Galleries: what continues the list (`cursor=`), null on the last page. */
+  next_cursor?: string | null;
 }
 
 export interface Category {

@@ -29,8 +29,9 @@ import {
 } from '@mui/material';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
-import { MasonryGrid, type ColumnRule } from '../components/MasonryGrid.js';
-import { EmptyMessage, ErrorMessage, Loading } from '../components/StatusMessage.js';
+import { InfiniteGallery } from '../components/InfiniteGallery.js';
+import { RELATED_COLUMNS } from '../components/masonryColumns.js';
+import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { thumbHashDataUrl } from '../components/thumbhash.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSession } from '../features/auth/useSession.js';
@@ -46,10 +47,8 @@ import {
 import { parseRouteId } from '../lib/routeId.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
+import { imageAltText, imageTitle } from '../lib/imageText.js';
 import type { ImageDetail } from '../lib/types.js';
-
-/** SPEC §9: related images always in 2 columns. */
-const RELATED_COLUMNS: ColumnRule = [[0, 2]];
 
 const NOT_FOUND = 'Immagine non trovata';
 
@@ -60,10 +59,6 @@ const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }
   5: { off: <ThumbDownOutlinedIcon />, on: <ThumbDownIcon /> },
   6: { off: <AutoAwesomeOutlinedIcon />, on: <AutoAwesomeIcon /> },
 };
-
-function imageTitle(image: ImageDetail): string {
-  return image.titolo_img ?? 'Scritta sul muro';
-}
 
 /**
  * The picture at the largest size that fits the window. Its box has the picture's proportions
@@ -109,7 +104,7 @@ function LargeImage({ image }: { image: ImageDetail }) {
           sizes="(min-width: 1200px) 65vw, 100vw"
           width={image.width}
           height={image.height}
-          alt={imageTitle(image)}
+          alt={imageAltText(image)}
           fetchPriority="high"
           decoding="async"
           onLoad={() => {
@@ -403,29 +398,6 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
 
 function RelatedImages({ id }: { id: number }) {
   const related = useRelatedImages(id);
-  const images = useMemo(
-    () => related.data?.pages.flatMap((page) => page.images) ?? [],
-    [related.data],
-  );
-  const { fetchNextPage } = related;
-  const loadMore = useMemo(() => () => void fetchNextPage(), [fetchNextPage]);
-
-  let body: ReactNode;
-  if (related.isPending) body = <Loading />;
-  else if (related.isError && images.length === 0)
-    body = <ErrorMessage message="Errore nel caricamento delle immagini correlate" />;
-  else if (images.length === 0) body = <EmptyMessage message="Nessuna immagine correlata" />;
-  else
-    body = (
-      <MasonryGrid
-        images={images}
-        columns={RELATED_COLUMNS}
-        hasMore={related.hasNextPage}
-        loadingMore={related.isFetchingNextPage}
-        onLoadMore={loadMore}
-      />
-    );
-
   return (
     <Box component="section" aria-labelledby="related-title" sx={{ mt: { xs: 4, lg: 5 } }}>
       <Typography id="related-title" variant="h5" component="h2" sx={{ fontWeight: 800 }}>
@@ -434,10 +406,12 @@ function RelatedImages({ id }: { id: number }) {
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 2.5 }}>
         Scorri per vedere altre immagini correlate
       </Typography>
-      {body}
-      {related.isFetchNextPageError && (
-        <ErrorMessage message="Errore nel caricamento delle immagini correlate" />
-      )}
+      <InfiniteGallery
+        query={related}
+        columns={RELATED_COLUMNS}
+        emptyText="Nessuna immagine correlata"
+        errorText="Errore nel caricamento delle immagini correlate"
+      />
     </Box>
   );
 }

@@ -29,11 +29,12 @@ import {
   useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
-import { MasonryGrid, type ColumnRule } from '../components/MasonryGrid.js';
+import { InfiniteGallery } from '../components/InfiniteGallery.js';
+import { PROFILE_COLUMNS } from '../components/masonryColumns.js';
 import { ScrollTopButton } from '../components/ScrollTopButton.js';
 import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -50,14 +51,6 @@ import { useUserImages } from '../features/profile/useUserImages.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { formatLongDate } from '../lib/format.js';
 import { clearSession, type SessionUser } from '../lib/session.js';
-import type { GalleryImage } from '../lib/types.js';
-
-/** SPEC §9 profile masonry: 4 columns, 3 under 1200px, 2 under 900px. */
-const PROFILE_COLUMNS: ColumnRule = [
-  [1200, 4],
-  [900, 3],
-  [0, 2],
-];
 
 const IMAGES_ERROR = 'Si è verificato un errore nel caricamento delle immagini. Riprova più tardi.';
 
@@ -66,59 +59,16 @@ type TabName = 'images' | 'liked' | 'upload';
 /** 'me' or a positive id, as the server's route accepts it. */
 const USER_REF = /^(me|[1-9][0-9]{0,9})$/;
 
-function EmptyState({ icon, message }: { icon: ReactNode; message: string }) {
-  return (
-    <Stack spacing={1.5} sx={{ alignItems: 'center', py: 8, color: 'text.secondary' }}>
-      <Box sx={{ fontSize: 56, lineHeight: 0, opacity: 0.5 }}>{icon}</Box>
-      <Typography color="text.secondary">{message}</Typography>
-    </Stack>
-  );
-}
-
-interface GalleryPanelProps {
-  images: GalleryImage[];
-  isPending: boolean;
-  isError: boolean;
-  errorText: string;
-  emptyText: string;
-  emptyIcon: ReactNode;
-  hasMore: boolean;
-  loadingMore: boolean;
-  onLoadMore: () => void;
-}
-
-function GalleryPanel(props: GalleryPanelProps) {
-  if (props.isPending) return <Loading />;
-  if (props.isError) return <ErrorMessage message={props.errorText} />;
-  if (props.images.length === 0)
-    return <EmptyState icon={props.emptyIcon} message={props.emptyText} />;
-  return (
-    <MasonryGrid
-      images={props.images}
-      columns={PROFILE_COLUMNS}
-      hasMore={props.hasMore}
-      loadingMore={props.loadingMore}
-      onLoadMore={props.onLoadMore}
-    />
-  );
-}
-
 /** 'Immagini': the user's approved pictures, 30 at a time while the server says hasMore. */
 function UserImagesPanel({ userId }: { userId: number }) {
   const query = useUserImages(userId, true);
-  const { fetchNextPage } = query;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   return (
-    <GalleryPanel
-      images={query.data?.pages.flatMap((page) => page.images) ?? []}
-      isPending={query.isPending}
-      isError={query.isError}
+    <InfiniteGallery
+      query={query}
+      columns={PROFILE_COLUMNS}
       errorText={IMAGES_ERROR}
       emptyText="Nessuna immagine pubblicata"
       emptyIcon={<PhotoLibraryOutlinedIcon fontSize="inherit" />}
-      hasMore={query.hasNextPage}
-      loadingMore={query.isFetchingNextPage}
-      onLoadMore={loadMore}
     />
   );
 }
@@ -126,19 +76,13 @@ function UserImagesPanel({ userId }: { userId: number }) {
 /** 'Mi piace': only the own list exists, likes are private (D5). */
 function LikedImagesPanel({ viewerId }: { viewerId: number }) {
   const query = useLikedImages(viewerId);
-  const { fetchNextPage } = query;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   return (
-    <GalleryPanel
-      images={query.data?.pages.flatMap((page) => page.images) ?? []}
-      isPending={query.isPending}
-      isError={query.isError}
-      errorText={errorMessage(query.error, 'Errore nel caricamento delle immagini piaciute')}
+    <InfiniteGallery
+      query={query}
+      columns={PROFILE_COLUMNS}
+      errorText="Errore nel caricamento delle immagini piaciute"
       emptyText="Nessuna immagine piaciuta"
       emptyIcon={<FavoriteBorderIcon fontSize="inherit" />}
-      hasMore={query.hasNextPage}
-      loadingMore={query.isFetchingNextPage}
-      onLoadMore={loadMore}
     />
   );
 }

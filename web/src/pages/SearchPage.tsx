@@ -2,18 +2,12 @@ import { Box, Chip, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
-import type { ColumnRule } from '../components/MasonryGrid.js';
+import { SEARCH_COLUMNS } from '../components/masonryColumns.js';
 import { EmptyMessage } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSearchImages } from '../features/search/searchImages.js';
 import { countPhrase } from '../lib/format.js';
 
-/** SPEC §9 search masonry: 4 columns, 3 up to 1200px, 2 up to 900px. */
-const SEARCH_COLUMNS: ColumnRule = [
-  [1201, 4],
-  [901, 3],
-  [0, 2],
-];
 const CRUMBS = [{ label: 'Ricerca' }];
 const TITLE = 'Risultati della ricerca';
 

@@ -231,12 +231,31 @@ export default function UploadPage() {
       </Stack>
     );
   } else if (upload.isPending && file !== null) {
+    // Once every byte is out the server still checks and re-encodes the picture (D4).
+    const sent = upload.progress >= 100;
     panel = (
-      <Stack spacing={2} sx={{ py: 2 }} aria-busy>
+      <Stack spacing={1.5} sx={{ py: 2 }} aria-busy>
         <Typography role="status" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-          Caricamento di «{file.name}» in corso…
+          {sent
+            ? `Elaborazione di «${file.name}» in corso…`
+            : `Caricamento di «${file.name}» in corso…`}
         </Typography>
-        <LinearProgress color="secondary" aria-label="Caricamento in corso" />
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+          <LinearProgress
+            variant="determinate"
+            value={upload.progress}
+            color="secondary"
+            aria-label="Avanzamento del caricamento"
+            sx={{ flex: 1, height: 8, borderRadius: 4 }}
+          />
+          <Typography
+            variant="body2"
+            data-testid="upload-percent"
+            sx={{ minWidth: '4ch', textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}
+          >
+            {upload.progress}%
+          </Typography>
+        </Box>
         <Typography variant="body2" color="text.secondary">
           {formatSize(file.size)}
         </Typography>

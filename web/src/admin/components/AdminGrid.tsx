@@ -14,6 +14,14 @@ const localeText = itIT.components.MuiDataGrid.defaultProps.localeText;
 
 export const EMPTY_SELECTION: GridRowSelectionModel = { type: 'include', ids: new Set() };
 
+/**
+ * The selection after a bulk action: only the rows it could not handle, so the administrator
+ * sees them and can try again.
+ */
+export function selectionOf(ids: readonly number[]): GridRowSelectionModel {
+  return { type: 'include', ids: new Set(ids) };
+}
+
 /** The ids a selection model stands for, whether it lists them or lists the exceptions. */
 export function selectedIds<Row extends GridValidRowModel>(
   model: GridRowSelectionModel,
@@ -76,6 +84,10 @@ export function AdminGrid<Row extends GridValidRowModel>({
         showToolbar
         checkboxSelection
         disableRowSelectionOnClick
+        // A page holds at most 100 rows: rendering every cell keeps the actions column (last,
+        // per SPEC) in the page for keyboards, screen readers and find-in-page, which column
+        // virtualisation would leave out until scrolled to.
+        disableVirtualization
         pageSizeOptions={PAGE_SIZES}
         initialState={{ pagination: { paginationModel: { pageSize: 25, page: 0 } } }}
         localeText={

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../lib/api.js';
-import { clearSession, getToken } from '../../lib/session.js';
+import { ApiError, authHeaders, settle } from '../../lib/api.js';
 import type { ImageDetail } from '../../lib/types.js';
 import { imageQueryKey } from './image.js';
 
@@ -24,26 +23,17 @@ function fileNameOf(disposition: string | null, fallback: string): string {
  * fetched as a blob and saved under the name the server chose.
  */
 export async function downloadImage(id: number): Promise<void> {
-  const token = getToken();
-  const headers: Record<string, string> = {};
-  if (token !== null) headers['authorization'] = `Bearer ${token}`;
+  const { headers, token } = authHeaders();
+  // The answer is the file itself; only a failure speaks JSON.
+  headers['accept'] = '*/*';
   let response: Response;
   try {
     response = await fetch(`/api/images/${id}/download`, { headers });
   } catch {
     throw new ApiError(0, undefined);
   }
-  if (!response.ok) {
-    if (response.status === 401 && token !== null) clearSession();
-    let detail: string | undefined;
-    try {
-      const body = (await response.json()) as { detail?: unknown };
-      if (typeof body.detail === 'string') detail = body.detail;
-    } catch {
-      detail = undefined;
-    }
-    throw new ApiError(response.status, detail);
-  }
+  // A failed answer makes settle throw its ApiError (and end a dead session on a 401).
+  if (!response.ok) settle(response.status, await response.text(), token);
   const blob = await response.blob();
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

@@ -1,9 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import type { GalleryImage } from '../../lib/types.js';
-
-/** SPEC §9: the home carousel keeps 20 trending images. */
-export const TRENDING_SIZE = 20;
+import { rankTrending } from './trending.js';
 
 /** A trending answer that cannot be shown, with the message SPEC §8 gives for it. */
 export class TrendingProblem extends Error {
@@ -17,8 +15,8 @@ export interface Trending {
 }
 
 /**
- * GET /trending-images: the server ranks them over the last 7 days (D6); the client keeps the
- * order, drops images without a file and keeps the first 20 (SPEC §7).
+ * GET /trending-images: the server picks them by the last 7 days (D6); the client drops images
+ * without a file, orders them by the score of SPEC §7 and keeps the first 20.
  */
 export async function fetchTrending(signal?: AbortSignal): Promise<Trending> {
   const data = await api<unknown>('/trending-images', { signal });
@@ -26,10 +24,7 @@ export async function fetchTrending(signal?: AbortSignal): Promise<Trending> {
     throw new TrendingProblem('Nessun dato ricevuto dal server');
   const images = (data as { images?: unknown }).images;
   if (!Array.isArray(images)) throw new TrendingProblem('Formato dati non valido');
-  const shown = (images as GalleryImage[])
-    .filter((image) => typeof image.filename === 'string' && image.filename !== '')
-    .slice(0, TRENDING_SIZE);
-  return { images: shown, received: images.length };
+  return { images: rankTrending(images as GalleryImage[]), received: images.length };
 }
 
 export const trendingQuery = queryOptions({

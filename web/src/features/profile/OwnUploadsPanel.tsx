@@ -3,6 +3,7 @@ import { Box, Button, Chip, Stack, Typography, type ChipProps } from '@mui/mater
 import { Link as RouterLink } from 'react-router';
 import { EmptyMessage, ErrorMessage, Loading } from '../../components/StatusMessage.js';
 import { countPhrase, formatLongDate } from '../../lib/format.js';
+import { imageAltText, imageTitle } from '../../lib/imageText.js';
 import { useOwnUploads, type OwnImage } from './useOwnUploads.js';
 
 const STATUS: Record<string, { label: string; color: ChipProps['color'] }> = {
@@ -13,7 +14,8 @@ const STATUS: Record<string, { label: string; color: ChipProps['color'] }> = {
 
 function UploadCard({ image }: { image: OwnImage }) {
   const status = STATUS[image.status] ?? STATUS['pending'];
-  const title = image.titolo_img ?? 'Scritta sul muro';
+  const title = imageTitle(image);
+  const alt = imageAltText(image);
   return (
     <Box
       component="article"
@@ -31,7 +33,7 @@ function UploadCard({ image }: { image: OwnImage }) {
       <Box
         component={RouterLink}
         to={`/image/${image.id_image}`}
-        aria-label={title}
+        aria-label={alt}
         sx={{
           position: 'relative',
           display: 'block',
@@ -44,7 +46,9 @@ function UploadCard({ image }: { image: OwnImage }) {
         <Box
           component="img"
           src={image.thumbnail_url}
-          alt={title}
+          alt={alt}
+          width={image.width}
+          height={image.height}
           loading="lazy"
           decoding="async"
           sx={{

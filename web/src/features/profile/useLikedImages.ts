@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import type { GalleryImage } from '../../lib/types.js';
+import { nextSkip } from '../images/paging.js';
 import { profileKeys } from './keys.js';
 
 /** SPEC §7, §9: the liked list pages like the galleries, 120 at a time. */
@@ -23,10 +24,7 @@ export const likedImagesQuery = (viewerId: number) =>
     queryKey: profileKeys.liked(viewerId),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) => fetchLikedImages(pageParam, signal),
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.images.length, 0);
-      return loaded < last.total && last.images.length > 0 ? loaded : undefined;
-    },
+    getNextPageParam: nextSkip,
     // A like given on an image page a moment ago must already be here.
     staleTime: 0,
   });

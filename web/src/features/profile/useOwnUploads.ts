@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import type { GalleryImage } from '../../lib/types.js';
+import { nextSkip } from '../images/paging.js';
 import { profileKeys } from './keys.js';
 import { PROFILE_PAGE_SIZE } from './useUserImages.js';
 
@@ -29,10 +30,7 @@ export const ownUploadsQuery = (viewerId: number) =>
     queryKey: profileKeys.ownUploads(viewerId),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) => fetchOwnUploads(pageParam, signal),
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.images.length, 0);
-      return loaded < last.total && last.images.length > 0 ? loaded : undefined;
-    },
+    getNextPageParam: nextSkip,
     // A moderator may decide at any moment: show the latest status whenever the tab opens.
     staleTime: 0,
   });

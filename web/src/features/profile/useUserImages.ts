@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import type { GalleryImage } from '../../lib/types.js';
+import { nextSkip } from '../images/paging.js';
 import { profileKeys } from './keys.js';
 
 /** SPEC §9: profile galleries load 30 pictures at a time. */
@@ -27,8 +28,7 @@ export const userImagesQuery = (userId: number) =>
     queryKey: profileKeys.userImages(userId),
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) => fetchUserImages(userId, pageParam, signal),
-    getNextPageParam: (last, pages) =>
-      last.hasMore ? pages.reduce((sum, page) => sum + page.images.length, 0) : undefined,
+    getNextPageParam: nextSkip,
   });
 
 export function useUserImages(userId: number, enabled: boolean) {

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api.js';
+import { useState } from 'react';
+import { apiUpload } from '../../lib/api.js';
 
 /** SPEC §5 and §9: JPEG, PNG or WebP up to 5MB. The server checks the real bytes again (D4). */
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -14,22 +15,34 @@ export interface UploadResult {
   status: 'pending';
 }
 
-/** POST /images/export, multipart: file, title (the file name), category_id 1, tags '[]'. */
-export function uploadImage(file: File): Promise<UploadResult> {
+/**
+ * POST /images/export, multipart: file, title (the file name), category_id 1, tags '[]'.
+ * `onProgress` hears how much of the file has been sent, in percent.
+ */
+export function uploadImage(
+  file: File,
+  onProgress: (percent: number) => void = () => undefined,
+): Promise<UploadResult> {
   const form = new FormData();
   form.append('title', file.name);
   form.append('category_id', String(UPLOAD_CATEGORY_ID));
   form.append('tags', '[]');
   // The file goes last: the server may stop reading at an oversized file, fields first.
   form.append('file', file, file.name);
-  return api<UploadResult>('/images/export', { method: 'POST', body: form });
+  return apiUpload<UploadResult>('/images/export', form, onProgress);
 }
 
+/** The upload, and how much of its file has been sent so far (0 to 100). */
 export function useUploadImage() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: uploadImage,
+  const [progress, setProgress] = useState(0);
+  const mutation = useMutation({
+    mutationFn: (file: File) => uploadImage(file, setProgress),
+    onMutate: () => {
+      setProgress(0);
+    },
     // The own uploads ('Carica' tab) and the profile figures gain a pending image.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['images'] }),
   });
+  return { ...mutation, progress };
 }

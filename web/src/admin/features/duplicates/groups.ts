@@ -1,0 +1,32 @@
+import type { DuplicateGroup } from '../../types.js';
+
+/**
+ * The groups without one image (SPEC §4): it leaves its group, and a group left with fewer than
+ * two images is no group of duplicates any more and disappears. Counts follow the images.
+ */
+export function withoutImage(groups: readonly DuplicateGroup[], idImage: number): DuplicateGroup[] {
+  return groups.flatMap((group) => {
+    const images = group.images.filter((image) => image.id_image !== idImage);
+    if (images.length === group.images.length) return [group];
+    return images.length < 2 ? [] : [{ ...group, images, count: images.length }];
+  });
+}
+
+/** 'Gruppo 2 - 3 immagini duplicate'. */
+export function groupHeading(position: number, group: DuplicateGroup): string {
+  return `Gruppo ${position} - ${group.images.length} immagini duplicate`;
+}
+
+/** SPEC §2: the size in KB, or 'Dimensione non disponibile' when unknown. */
+export function sizeInKb(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) {
+    return 'Dimensione non disponibile';
+  }
+  return `${(bytes / 1024).toFixed(2)} KB`;
+}
+
+/** The text a group is headed with, or a dash when none was read. */
+export function groupText(group: DuplicateGroup): string {
+  const text = group.testo_estratto.trim();
+  return text === '' ? '—' : text;
+}

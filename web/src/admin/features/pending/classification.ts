@@ -1,0 +1,59 @@
+import type { PendingImage } from '../../types.js';
+import { fold } from './search.js';
+import type { Classification } from './updateClassification.js';
+
+/** The server's limits on an image's tags (PUT /admin/images). */
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 50;
+
+/** Tag names trimmed, without blanks and without repeats that differ only in case or accents. */
+export function cleanTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const tag of tags) {
+    const name = tag.replace(/\s+/gu, ' ').trim();
+    const key = fold(name);
+    if (name === '' || seen.has(key)) continue;
+    seen.add(key);
+    result.push(name);
+  }
+  return result;
+}
+
+/** `tags` with `extra` added at the end, within the limit; names already there stay once. */
+export function addTags(tags: readonly string[], extra: readonly string[]): string[] {
+  return cleanTags([...tags, ...extra]).slice(0, Math.max(MAX_TAGS, tags.length));
+}
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  const left = cleanTags(a).map(fold).sort();
+  const right = cleanTags(b).map(fold).sort();
+  return left.length === right.length && left.every((tag, index) => tag === right[index]);
+}
+
+/**
+ * What to save before approving: null when the administrator left category and tags as the
+ * uploader sent them, so an untouched approval is the single call SPEC §7 describes.
+ */
+export function classificationChange(
+  image: PendingImage,
+  categoryId: number,
+  tags: readonly string[],
+): Classification | null {
+  if (categoryId === image.category.id_categoria && sameTags(tags, image.tags)) return null;
+  return { id_categoria: categoryId, tags: cleanTags(tags) };
+}
+
+/** Whether the hints hold anything the current choice does not already have. */
+export function suggestionsPending(
+  image: PendingImage,
+  categoryId: number,
+  tags: readonly string[],
+): boolean {
+  const { suggested_category: category, suggested_tags: suggested } = image.hints;
+  const chosen = new Set(tags.map(fold));
+  return (
+    (category !== null && category.id_categoria !== categoryId) ||
+    suggested.some((tag) => !chosen.has(fold(tag.nome)))
+  );
+}

@@ -1,0 +1,99 @@
+import { Checkbox, FormControlLabel, FormGroup, Stack, TextField } from '@mui/material';
+import { PasswordField } from '../../../components/PasswordField.js';
+import type { UserFormValues } from './userForm.js';
+
+export const KEEP_PASSWORD_HELP = 'Lascia vuoto per mantenere la password attuale';
+
+interface UserFieldsProps {
+  values: UserFormValues;
+  onChange: (values: UserFormValues) => void;
+  editing: boolean;
+  /** 'Amministratore' in the dialog, 'Superuser' on the form page (SPEC §2 names them so). */
+  superuserLabel: string;
+  /** Whether the fields are marked required; the form decides whether the browser checks. */
+  required: boolean;
+  disabled?: boolean;
+}
+
+/** Username, e-mail, password and the two flags, shared by the dialog and the form page. */
+export function UserFields({
+  values,
+  onChange,
+  editing,
+  superuserLabel,
+  required,
+  disabled = false,
+}: UserFieldsProps) {
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => {
+    onChange({ ...values, [key]: value });
+  };
+  return (
+    <Stack spacing={2.5}>
+      <TextField
+        label="Username"
+        name="username"
+        // Someone else's account: the browser must not offer the administrator's own login.
+        autoComplete="off"
+        value={values.username}
+        onChange={(event) => {
+          set('username', event.target.value);
+        }}
+        required={required}
+        disabled={disabled}
+        fullWidth
+      />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        value={values.email}
+        onChange={(event) => {
+          set('email', event.target.value);
+        }}
+        required={required}
+        disabled={disabled}
+        fullWidth
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        value={values.password}
+        onChange={(event) => {
+          set('password', event.target.value);
+        }}
+        helperText={editing ? KEEP_PASSWORD_HELP : undefined}
+        required={required && !editing}
+        disabled={disabled}
+        fullWidth
+      />
+      <FormGroup>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={values.is_active}
+              onChange={(event) => {
+                set('is_active', event.target.checked);
+              }}
+              disabled={disabled}
+            />
+          }
+          label="Utente Attivo"
+        />
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={values.is_superuser}
+              onChange={(event) => {
+                set('is_superuser', event.target.checked);
+              }}
+              disabled={disabled}
+            />
+          }
+          label={superuserLabel}
+        />
+      </FormGroup>
+    </Stack>
+  );
+}

@@ -1,0 +1,81 @@
+import { Box, Typography } from '@mui/material';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { categoryDisplayName } from '../../lib/format.js';
+import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
+import {
+  refreshAfterCategoryChange,
+  useAdminCategories,
+} from '../features/categories/adminCategories.js';
+import { deleteCategory, useDeleteCategory } from '../features/categories/deleteCategory.js';
+import { useSaveCategory } from '../features/categories/saveCategory.js';
+import type { AdminCategory } from '../types.js';
+
+const TEXTS: TaxonomyTexts = {
+  title: 'Gestione Categorie',
+  gridLabel: 'Categorie',
+  addLabel: 'Aggiungi Categoria',
+  newTitle: 'Nuova Categoria',
+  editTitle: 'Modifica Categoria',
+  fieldLabel: 'Nome Categoria',
+  empty: 'Nessuna categoria trovata. Crea una nuova categoria per iniziare.',
+  deletePrompt: 'Sei sicuro di voler eliminare questa categoria?',
+  loadError: 'Errore nel caricamento delle categorie',
+  saveError: 'Errore nel salvataggio della categoria',
+  deleteError: "Errore durante l'eliminazione della categoria",
+  created: 'Categoria creata',
+  renamed: 'Categoria aggiornata',
+  deleted: 'Categoria eliminata',
+  createdAtLabel: 'Creata il',
+  batchLabel: 'Elimina selezionate',
+  batchPrompt: (count) =>
+    count === 1
+      ? 'Sei sicuro di voler eliminare la categoria selezionata?'
+      : `Sei sicuro di voler eliminare le ${count} categorie selezionate?`,
+  batchDone: 'Eliminate',
+};
+
+const idOf = (row: AdminCategory) => row.id_categoria;
+
+// The name people read, with the stored one under it: that is what the dialog edits.
+const NAME_COLUMNS: GridColDef<AdminCategory>[] = [
+  {
+    field: 'nome',
+    headerName: 'Nome',
+    flex: 1,
+    minWidth: 220,
+    valueGetter: (value: string) => categoryDisplayName(value),
+    renderCell: ({ row }) => (
+      <Box sx={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: 1 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600, lineHeight: 1.3 }} noWrap>
+          {categoryDisplayName(row.nome)}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ lineHeight: 1.3 }} noWrap>
+          {row.nome}
+        </Typography>
+      </Box>
+    ),
+  },
+];
+
+/** SPEC §2 'Gestione Categorie'. */
+export default function CategoriesPage() {
+  const queryClient = useQueryClient();
+  const list = useAdminCategories();
+  const save = useSaveCategory();
+  const remove = useDeleteCategory();
+  return (
+    <TaxonomyManager
+      texts={TEXTS}
+      list={list}
+      getId={idOf}
+      idField="id_categoria"
+      nameColumns={NAME_COLUMNS}
+      rowHeight={60}
+      save={save.mutateAsync}
+      remove={remove.mutateAsync}
+      removeOne={deleteCategory}
+      refresh={() => refreshAfterCategoryChange(queryClient)}
+    />
+  );
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import {
+  columnsFor,
+  GALLERY_COLUMNS,
+  layoutLanes,
+  PROFILE_COLUMNS,
+  RELATED_COLUMNS,
+  SEARCH_COLUMNS,
+} from './masonryColumns.js';
+
+describe('masonry columns (SPEC §9)', () => {
+  it.each([
+    [2560, 5],
+    [1600, 5],
+    [1599, 4],
+    [1200, 4],
+    [1199, 3],
+    [900, 3],
+    [899, 2],
+    [600, 2],
+    [599, 2],
+    [390, 2],
+    [0, 2],
+  ])('galleries at %ipx: %i columns', (width, columns) => {
+    expect(columnsFor(GALLERY_COLUMNS, width)).toBe(columns);
+  });
+
+  it.each([
+    [1920, 4],
+    [1600, 4],
+    [1200, 4],
+    [1199, 3],
+    [900, 3],
+    [899, 2],
+    [390, 2],
+  ])('profiles at %ipx: %i columns', (width, columns) => {
+    expect(columnsFor(PROFILE_COLUMNS, width)).toBe(columns);
+  });
+
+  it.each([
+    [1920, 4],
+    [1201, 4],
+    [1200, 3],
+    [901, 3],
+    [900, 2],
+    [390, 2],
+  ])('search at %ipx: %i columns', (width, columns) => {
+    expect(columnsFor(SEARCH_COLUMNS, width)).toBe(columns);
+  });
+
+  it.each([2560, 1440, 900, 390, 0])('related images at %ipx: 2 columns', (width) => {
+    expect(columnsFor(RELATED_COLUMNS, width)).toBe(2);
+  });
+
+  it('falls back to the narrowest entry below every range, and never to 0 columns', () => {
+    expect(columnsFor([[500, 3]], 100)).toBe(3);
+    expect(columnsFor([], 1000)).toBe(1);
+    expect(columnsFor([[0, 0]], 1000)).toBe(1);
+  });
+});
+
+describe('layoutLanes', () => {
+  const square = (id: number) => ({ id, width: 100, height: 100 });
+  const tall = (id: number) => ({ id, width: 100, height: 300 });
+  const lanes = (items: Array<{ id: number; width: number; height: number }>, count: number) =>
+    layoutLanes(items, count).map((lane) => lane.map((item) => item.id));
+
+  it('deals equal items left to right, row after row', () => {
+    expect(lanes([1, 2, 3, 4, 5].map(square), 2)).toEqual([
+      [1, 3, 5],
+      [2, 4],
+    ]);
+  });
+
+  it('puts each item in the shortest lane so far', () => {
+    // 1 is three squares tall: 3, 4 and 5 all go to the second lane before the first is reused.
+    expect(lanes([tall(1), square(2), square(3), square(4), square(5)], 2)).toEqual([
+      [1, 5],
+      [2, 3, 4],
+    ]);
+  });
+
+  it('measures height relative to width, and survives a zero width', () => {
+    const wide = { id: 1, width: 400, height: 100 };
+    expect(lanes([wide, square(2), square(3)], 2)).toEqual([[1, 3], [2]]);
+    expect(lanes([{ id: 1, width: 0, height: 10 }, square(2)], 2)).toEqual([[1], [2]]);
+  });
+
+  it('has as many lanes as columns, empty ones included, and at least one', () => {
+    expect(lanes([square(1)], 3)).toEqual([[1], [], []]);
+    expect(lanes([square(1), square(2)], 0)).toEqual([[1, 2]]);
+  });
+});

@@ -1,0 +1,58 @@
+/*
+ * SPEC §9 masonry columns, by viewport width. A rule lists [minimum width, columns], widest
+ * first; the first entry the width reaches applies.
+ */
+export type ColumnRule = ReadonlyArray<readonly [minWidth: number, columns: number]>;
+
+/** Galleries: 5 by default, 4 under 1600px, 3 under 1200, 2 under 900 (and under 600). */
+export const GALLERY_COLUMNS: ColumnRule = [
+  [1600, 5],
+  [1200, 4],
+  [900, 3],
+  [0, 2],
+];
+
+/** Profiles: 4, 3 under 1200px, 2 under 900. */
+export const PROFILE_COLUMNS: ColumnRule = [
+  [1200, 4],
+  [900, 3],
+  [0, 2],
+];
+
+/** Search: 4 by default, 3 up to 1200px, 2 up to 900 (both included). */
+export const SEARCH_COLUMNS: ColumnRule = [
+  [1201, 4],
+  [901, 3],
+  [0, 2],
+];
+
+/** Related images: always 2. */
+export const RELATED_COLUMNS: ColumnRule = [[0, 2]];
+
+/** How many columns the rule gives at this width; the narrowest entry below its range. */
+export function columnsFor(rule: ColumnRule, width: number): number {
+  const match = rule.find(([min]) => width >= min) ?? rule.at(-1);
+  return Math.max(1, match?.[1] ?? 1);
+}
+
+/** The items with a width and a height the lanes are balanced by. */
+export interface Sized {
+  width: number;
+  height: number;
+}
+
+/**
+ * Deals the items into `count` lanes, each into the lane that is shortest so far (heights
+ * relative to the lane's width), leftmost on a tie: reading order stays roughly left to right
+ * and the lanes end close together.
+ */
+export function layoutLanes<T extends Sized>(items: readonly T[], count: number): T[][] {
+  const lanes: T[][] = Array.from({ length: Math.max(1, count) }, () => []);
+  const heights = lanes.map(() => 0);
+  for (const item of items) {
+    const lane = heights.indexOf(Math.min(...heights));
+    lanes[lane]?.push(item);
+    heights[lane] = (heights[lane] ?? 0) + item.height / Math.max(item.width, 1);
+  }
+  return lanes;
+}

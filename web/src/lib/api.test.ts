@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, errorMessage, failureOf, parseBody, settle, uploadPercent } from './api.js';
+
+/** A localStorage stand-in, so the session's storage can be watched from node. */
+function stubStorage(initial: Record<string, string>) {
+  const items = new Map(Object.entries(initial));
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => items.set(key, value),
+    removeItem: (key: string) => items.delete(key),
+  });
+  return items;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('parseBody', () => {
+  it('reads JSON and gives undefined for an empty or non-JSON body', () => {
+    expect(parseBody('{"images":[]}')).toEqual({ images: [] });
+    expect(parseBody('[1,2]')).toEqual([1, 2]);
+    expect(parseBody('')).toBeUndefined();
+    expect(parseBody('<html>Bad gateway</html>')).toBeUndefined();
+  });
+});
+
+describe('failureOf', () => {
+  it("carries the server's Italian detail, and only a string one", () => {
+    const error = failureOf(400, { detail: 'Username o email già in uso' });
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(400);
+    expect(error.detail).toBe('Username o email già in uso');
+    expect(failureOf(500, { detail: { code: 1 } }).detail).toBeUndefined();
+    expect(failureOf(502, undefined).detail).toBeUndefined();
+    expect(failureOf(500, 'testo').detail).toBeUndefined();
+    expect(failureOf(500, null).detail).toBeUndefined();
+  });
+});
+
+describe('settle', () => {
+  it('gives the parsed body of a 2xx answer', () => {
+    expect(settle(200, '{"id_image":3}', null)).toEqual({ id_image: 3 });
+    expect(settle(201, '{"status":"pending"}', null)).toEqual({ status: 'pending' });
+    expect(settle(204, '', null)).toBeUndefined();
+  });
+
+  it('throws an ApiError with the detail for any other status', () => {
+    expect(() => settle(413, '{"detail":"File troppo grande."}', null)).toThrow(
+      new ApiError(413, 'File troppo grande.'),
+    );
+    expect(() => settle(500, 'oops', null)).toThrow(ApiError);
+    expect(() => settle(302, '', null)).toThrow(ApiError);
+  });
+
+  it('ends the session on a 401 to a call that carried a token', () => {
+    const items = stubStorage({ 'muri.token': 'vecchio', 'muri.user': '{}', other: 'x' });
+    expect(() => settle(401, '{"detail":"Token non valido"}', 'vecchio')).toThrow(
+      'Token non valido',
+    );
+    expect(items.has('muri.token')).toBe(false);
+    expect(items.has('muri.user')).toBe(false);
+    expect(items.get('other')).toBe('x');
+  });
+
+  it('leaves the storage alone on a 401 to an anonymous call, and on a 403', () => {
+    const items = stubStorage({ 'muri.token': 'altro' });
+    expect(() => settle(401, '', null)).toThrow(ApiError);
+    expect(() => settle(403, '', 'altro')).toThrow(ApiError);
+    expect(items.get('muri.token')).toBe('altro');
+  });
+});
+
+describe('uploadPercent', () => {
+  it('is the whole percentage sent, from 0 to 100', () => {
+    expect(uploadPercent(0, 1000)).toBe(0);
+    expect(uploadPercent(1, 1000)).toBe(0);
+    expect(uploadPercent(505, 1000)).toBe(50);
+    expect(uploadPercent(999, 1000)).toBe(99);
+    expect(uploadPercent(1000, 1000)).toBe(100);
+  });
+
+  it('never leaves 0–100, and is 0 when the size is unknown', () => {
+    expect(uploadPercent(2000, 1000)).toBe(100);
+    expect(uploadPercent(-5, 1000)).toBe(0);
+    expect(uploadPercent(10, 0)).toBe(0);
+    expect(uploadPercent(10, Number.NaN)).toBe(0);
+    expect(uploadPercent(Number.POSITIVE_INFINITY, 1000)).toBe(0);
+  });
+});
+
+describe('errorMessage', () => {
+  it("prefers the server's detail, else the screen's fallback", () => {
+    expect(errorMessage(new ApiError(400, 'Dettaglio'), 'Riserva')).toBe('Dettaglio');
+    expect(errorMessage(new ApiError(500, undefined), 'Riserva')).toBe('Riserva');
+    expect(errorMessage(new Error('boom'), 'Riserva')).toBe('Riserva');
+  });
+});
