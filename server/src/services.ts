@@ -14,6 +14,7 @@ import { createDuplicatesService } from './modules/duplicates/duplicates.service
 import { createFollowsService } from './modules/follows/follows.service.js';
 import { createFileUrlSigner } from './modules/images/file-urls.js';
 import { createImagesService } from './modules/images/images.service.js';
+import { sweepOrphanFiles } from './modules/images/images.sweeper.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
 import { createMailer } from './modules/mail/mailer.js';
@@ -66,6 +67,12 @@ export async function createRuntime(
       eraseUser: (id) => context().erasure.eraseUser(id),
     }),
     concurrency: options.jobConcurrency,
+    housekeeping: [
+      {
+        name: 'orphan-files',
+        run: () => sweepOrphanFiles(database.db, clock, config.dataDir),
+      },
+    ],
   });
   const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
   const ctx = createContext(config, database, clock, secret, jobs);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGalleryEmpty, seedDemoContent, type DemoSummary } from '../src/demo/seed.js';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { enqueueImageAnalysis } from '../src/jobs/image-analysis/image-analysis.job.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, login } from './helpers/factories.js';
 
 let t: TestApp;
 let summary: DemoSummary;
@@ -14,6 +16,8 @@ beforeAll(async () => {
     images: 24,
     afterImage: async (id) => {
       created.push(id);
+      // As main.ts does on a first start.
+      await enqueueImageAnalysis(t.app.ctx.database.db, t.app.ctx.clock, id);
       await t.app.ctx.search.reindexImage(id);
     },
   });
@@ -72,6 +76,25 @@ describe('demo content (D12)', () => {
       first.id_image,
     );
   });
+
+  it('makes the second photographs look like the first, so the duplicate finder groups them', async () => {
+    await t.app.ctx.jobs.runUntilIdle();
+    const token = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+      access_token: string;
+    }>().access_token;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/duplicate-images',
+      headers: bearer(token),
+    });
+    expect(response.statusCode).toBe(200);
+    const groups = response.json<{ images: { titolo_img: string | null }[] }[]>();
+    // Every group is one writing photographed twice: the same title on each of its pictures.
+    expect(groups.length).toBeGreaterThanOrEqual(summary.duplicateGroups - 1);
+    for (const group of groups) {
+      expect(new Set(group.images.map((image) => image.titolo_img)).size).toBe(1);
+    }
+  }, 120_000);
 
   it('gives demo users passwords nobody knows', async () => {
     const users = await t.app.ctx.database.db

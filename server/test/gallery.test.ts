@@ -78,6 +78,8 @@ describe('galleries', () => {
       id_image: ids['new'],
       filename: expect.stringMatching(/\.webp$/),
       titolo_img: 'Sei la mia luce',
+      // Not read yet: the analysis job has not run in this suite.
+      extracted_text: null,
       id_utente: bruno.id,
       username_uploader: 'bruno',
       category: { id_categoria: amore, nome: 'messaggi_amore' },
@@ -95,7 +97,7 @@ describe('galleries', () => {
       created_at: expect.any(String),
       published_at: day(3).toISOString(),
     });
-    expect(JSON.stringify(image)).not.toMatch(/email|password|extracted/);
+    expect(JSON.stringify(image)).not.toMatch(/email|password|text_folded|phash/);
   });
 
   it('filters by category and by tag, with 404 for unknown ones', async () => {
@@ -123,6 +125,69 @@ describe('galleries', () => {
     const second = (await get(`/api/users/${alice.id}/images?skip=1&limit=1`)).json();
     expect(second.hasMore).toBe(false);
     expect((await get('/api/users/9999/images')).json()).toEqual({ detail: 'Utente non trovato' });
+  });
+});
+
+describe('the text read on the wall (alt text)', () => {
+  const setText = (id: number | undefined, text: string | null) =>
+    t.app.ctx.database.db
+      .updateTable('images')
+      .set({ extracted_text: text })
+      .where('id_image', '=', id ?? 0)
+      .execute();
+  const textOf = (body: { images: Array<{ id_image: number; extracted_text: unknown }> }) =>
+    new Map(body.images.map((image) => [image.id_image, image.extracted_text]));
+
+  beforeAll(async () => {
+    await setText(ids['mid'], 'FORZA ROMA\nSEMPRE');
+    await setText(ids['pending'], 'SEGRETO IN ATTESA');
+  });
+  afterAll(async () => {
+    await setText(ids['mid'], null);
+    await setText(ids['pending'], null);
+  });
+
+  it('comes with approved images in every public list and in the detail', async () => {
+    expect(textOf((await get('/api/images')).json()).get(ids['mid']!)).toBe('FORZA ROMA\nSEMPRE');
+    expect(textOf((await get('/api/images')).json()).get(ids['old']!)).toBeNull();
+    expect(textOf((await get(`/api/categories/${calcio}/images`)).json()).get(ids['mid']!)).toBe(
+      'FORZA ROMA\nSEMPRE',
+    );
+    expect(textOf((await get(`/api/users/${alice.id}/images`)).json()).get(ids['mid']!)).toBe(
+      'FORZA ROMA\nSEMPRE',
+    );
+    expect(textOf((await get(`/api/images/${ids['old']}/related`)).json()).get(ids['mid']!)).toBe(
+      'FORZA ROMA\nSEMPRE',
+    );
+    t.app.ctx.images.invalidateTrending();
+    expect(textOf((await get('/api/trending-images')).json()).get(ids['mid']!)).toBe(
+      'FORZA ROMA\nSEMPRE',
+    );
+    expect((await get(`/api/images/${ids['mid']}`)).json().extracted_text).toBe(
+      'FORZA ROMA\nSEMPRE',
+    );
+  });
+
+  it('stays private while an image waits for review, even for its uploader', async () => {
+    const own = (await get('/api/users/me/images', bruno.token)).json();
+    expect(textOf(own).get(ids['pending']!)).toBeNull();
+    expect((await get(`/api/images/${ids['pending']}`, bruno.token)).json()).toMatchObject({
+      status: 'pending',
+      extracted_text: null,
+    });
+    const everything = JSON.stringify([
+      (await get('/api/images')).json(),
+      (await get('/api/search?query=segreto')).json(),
+      own,
+    ]);
+    expect(everything).not.toContain('SEGRETO');
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const document = (await get('/api/docs')).json();
+    const gallery = JSON.stringify(document.paths['/api/images']);
+    expect(gallery).toContain('extracted_text');
+    expect(gallery).toContain('Text read on the wall (OCR)');
   });
 });
 

@@ -8,6 +8,26 @@ beforeAll(async () => {
   t.app.get('/api/test/explode', () => {
     throw new Error('SELECT password_hash FROM users -- secret detail');
   });
+  // Failures of the machine, shaped as the drivers and Node report them (issue 7).
+  const faults: Record<string, () => Error> = {
+    refused: () =>
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    dropped: () => new Error('Connection terminated unexpectedly'),
+    shutdown: () =>
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
+    busy: () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+    enospc: () =>
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+    constraint: () =>
+      Object.assign(new Error('duplicate key value violates unique constraint'), {
+        code: '23505',
+      }),
+  };
+  t.app.get<{ Params: { kind: string } }>('/api/test/fault/:kind', (request) => {
+    throw (faults[request.params.kind] ?? faults['constraint'])!();
+  });
 });
 afterAll(() => t.close());
 
@@ -27,6 +47,23 @@ describe('error contract (D2)', () => {
     expect(logged).toBeDefined();
     expect(JSON.stringify(logged)).toContain('secret detail');
     expect((logged?.['err'] as { stack?: string }).stack).toContain('http.test.ts');
+  });
+
+  it('answers a database that cannot be reached with a 503 and a full disk with a 507', async () => {
+    for (const kind of ['refused', 'dropped', 'shutdown', 'busy']) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/test/fault/${kind}` });
+      expect(response.statusCode, kind).toBe(503);
+      expect(response.headers['retry-after'], kind).toBe('5');
+      expect(response.json(), kind).toEqual({
+        detail: 'Servizio temporaneamente non disponibile. Riprova tra poco.',
+      });
+    }
+    const full = await t.app.inject({ method: 'GET', url: '/api/test/fault/enospc' });
+    expect(full.statusCode).toBe(507);
+    expect(full.json()).toEqual({ detail: 'Spazio su disco esaurito: riprova più tardi.' });
+    // A query's own failure is a bug, not an outage: still the generic 500.
+    const bug = await t.app.inject({ method: 'GET', url: '/api/test/fault/constraint' });
+    expect(bug.statusCode).toBe(500);
   });
 
   it('answers an unknown API path with a JSON 404, never the web app', async () => {

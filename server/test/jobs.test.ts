@@ -511,6 +511,48 @@ describe('job queue', () => {
     expect(left.map((row) => row.id_job)).not.toContain(old);
   });
 
+  it('runs housekeeping on the prune schedule; a failing task neither stops the others nor the worker', async () => {
+    const clock = testClock();
+    const log = testLogger();
+    const ran: string[] = [];
+    const housekeeping = [
+      {
+        name: 'broken',
+        run: () => Promise.reject(new Error('disk unavailable')),
+      },
+      {
+        name: 'sweep',
+        run: () => {
+          ran.push('sweep');
+          return Promise.resolve({ removed: 2 });
+        },
+      },
+    ];
+    const w = worker([], { clock, log, housekeeping, pruneIntervalMs: 3_600_000 });
+    w.start();
+    try {
+      await waitFor(() => Promise.resolve(ran.length === 1));
+      // Many polls later, still not due within the hour...
+      await sleep(200);
+      expect(ran).toEqual(['sweep']);
+      // ...and due again after it.
+      clock.advance(3_600_000);
+      await waitFor(() => Promise.resolve(ran.length === 2));
+    } finally {
+      await w.stop();
+    }
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'housekeeping failed' }),
+    );
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'housekeeping done',
+        fields: expect.objectContaining({ task: 'sweep', outcome: { removed: 2 } }),
+      }),
+    );
+  });
+
   it(`claims nothing from an empty queue or without handlers (${TEST_ENGINE})`, async () => {
     const clock = testClock();
     expect(await claimJob(database, clock, { workerId: 'x', names: [] })).toBeUndefined();

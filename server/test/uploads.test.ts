@@ -122,6 +122,27 @@ describe('POST /api/images/export', () => {
     expect(stored.includes(Buffer.from('<script>'))).toBe(false);
   });
 
+  it('stores concurrent uploads that create the same new tag, under one tag', async () => {
+    // On PostgreSQL a failed INSERT aborts its whole transaction: the upload that lost the race
+    // to create the tag used to fail with a 500 (found by test-faults/kill-9.test.ts).
+    const bytes = await jpegBytes();
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        postUpload(t.app, user.token, [filePart(bytes), { name: 'tags', value: '["gara"]' }]),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(201));
+    const db = t.app.ctx.database.db;
+    const tags = await db.selectFrom('tags').select('id_tag').where('nome', '=', 'gara').execute();
+    expect(tags).toHaveLength(1);
+    const links = await db
+      .selectFrom('image_tags')
+      .select('id_image')
+      .where('id_tag', '=', tags[0]!.id_tag)
+      .execute();
+    expect(links).toHaveLength(6);
+  });
+
   describe('refusals leave nothing behind', () => {
     const pixelFlood = () => pngClaiming(20_000, 20_000);
 

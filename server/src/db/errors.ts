@@ -8,3 +8,60 @@ export function isUniqueViolation(error: unknown): boolean {
     code === '23505'
   );
 }
+
+/**
+ * Network failures of the connection to PostgreSQL: the server is down, restarting, or
+ * unreachable. Node reports them by errno code.
+ */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * pg's own connection failures carry no code, only these messages (pg and pg-pool 8.x:
+ * a socket closed mid-query, a client left broken by it, the pool's connect timeout).
+ */
+const CONNECTION_ERROR_MESSAGES = [
+  'Connection terminated',
+  'is not queryable',
+  'timeout exceeded when trying to connect',
+];
+
+/**
+ * True when a query failed because the database could not be reached for the moment, not
+ * because of the query: the request can be answered with a 503 and retried later. Covers
+ * PostgreSQL down or restarting (refused or dropped connections, SQLSTATE class 08
+ * connection_exception, 57P01–57P03 shutdown and start-up, 53300 too many connections) and
+ * SQLite still locked by another process after the busy timeout.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string') {
+    if (CONNECTION_ERROR_CODES.has(code)) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true;
+    if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
+  }
+  if (
+    typeof message === 'string' &&
+    CONNECTION_ERROR_MESSAGES.some((fragment) => message.includes(fragment))
+  ) {
+    return true;
+  }
+  // Node wraps the attempts of one connection to several addresses in an AggregateError.
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) {
+    return true;
+  }
+  return isDatabaseUnavailable(cause, depth + 1);
+}

@@ -241,11 +241,13 @@ function planPictures(random: Random, total: number): Picture[] {
   // The same writing photographed a second time: most were approved anyway, the last ones
   // wait for review, where the duplicate finder should flag them.
   for (let i = 0; i < DUPLICATE_GROUPS; i += 1) {
-    const original = pictures[Math.floor((i * distinct) / DUPLICATE_GROUPS)];
+    const copyOf = Math.floor((i * distinct) / DUPLICATE_GROUPS);
+    const original = pictures[copyOf];
     if (original === undefined) continue;
     pictures.push({
       phrase: original.phrase,
       status: i < DUPLICATE_GROUPS - 3 ? 'approved' : 'pending',
+      copyOf,
     });
   }
   for (let i = 0; i < PENDING - 3; i += 1) {

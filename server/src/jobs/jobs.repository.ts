@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { Executor } from '../db/executor.js';
 import type { Database, JobsTable } from '../db/tables.js';
@@ -101,70 +101,63 @@ export async function claimJob(
     .executeTakeFirst();
 }
 
+type AttemptEnd = Pick<Updateable<JobsTable>, 'status' | 'run_at' | 'last_error' | 'updated_at'>;
+
 /**
  * The writes that end an attempt only apply while this worker still holds the lock: if its
  * lock went stale and another worker took the job over, the late result is dropped (false).
  */
-export async function markJobDone(
+async function endAttempt(
+  db: Executor,
+  id: number,
+  workerId: string,
+  change: AttemptEnd,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ ...change, locked_at: null, locked_by: null })
+    .where('id_job', '=', id)
+    .where('status', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export function markJobDone(
   db: Executor,
   id: number,
   workerId: string,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({ status: 'done', locked_at: null, locked_by: null, last_error: null, updated_at: now })
-    .where('id_job', '=', id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', workerId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return endAttempt(db, id, workerId, { status: 'done', last_error: null, updated_at: now });
 }
 
 /** Puts the job back in the queue for a later attempt. */
-export async function markJobForRetry(
+export function markJobForRetry(
   db: Executor,
   id: number,
   workerId: string,
   change: { runAt: string; error: string; now: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      status: 'queued',
-      run_at: change.runAt,
-      last_error: change.error,
-      locked_at: null,
-      locked_by: null,
-      updated_at: change.now,
-    })
-    .where('id_job', '=', id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', workerId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return endAttempt(db, id, workerId, {
+    status: 'queued',
+    run_at: change.runAt,
+    last_error: change.error,
+    updated_at: change.now,
+  });
 }
 
-export async function markJobFailed(
+export function markJobFailed(
   db: Executor,
   id: number,
   workerId: string,
   change: { error: string; now: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('jobs')
-    .set({
-      status: 'failed',
-      last_error: change.error,
-      locked_at: null,
-      locked_by: null,
-      updated_at: change.now,
-    })
-    .where('id_job', '=', id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', workerId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return endAttempt(db, id, workerId, {
+    status: 'failed',
+    last_error: change.error,
+    updated_at: change.now,
+  });
 }
 
 /** Heartbeat: renews the locks of the jobs this worker is still running. */

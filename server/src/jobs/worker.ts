@@ -111,6 +111,11 @@ export interface WorkerOptions {
   pruneIntervalMs?: number;
   /** How long done jobs are kept (default 7 days). */
   keepDoneMs?: number;
+  /**
+   * Other upkeep on the same schedule as pruning (e.g. removing orphan files). Each task
+   * must be safe to run in several processes at once; a failure is logged, never fatal.
+   */
+  housekeeping?: readonly { name: string; run: () => Promise<unknown> }[];
 }
 
 export interface JobWorker {
@@ -307,6 +312,14 @@ export function createWorker(options: WorkerOptions): JobWorker {
       if (deleted > 0) log.info({ deleted, workerId: id }, 'old done jobs deleted');
     } catch (error) {
       log.warn({ err: error, workerId: id }, 'could not delete old done jobs');
+    }
+    for (const task of options.housekeeping ?? []) {
+      try {
+        const outcome = await task.run();
+        log.info({ task: task.name, outcome, workerId: id }, 'housekeeping done');
+      } catch (error) {
+        log.warn({ err: error, task: task.name, workerId: id }, 'housekeeping failed');
+      }
     }
   }
 

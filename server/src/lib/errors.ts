@@ -33,6 +33,7 @@ export const MESSAGES = {
   tooManyRequests: 'Troppe richieste. Riprova tra poco.',
   shuttingDown: 'Il server si sta riavviando. Riprova tra qualche istante.',
   unavailable: 'Servizio temporaneamente non disponibile. Riprova tra poco.',
+  diskFull: 'Spazio su disco esaurito: riprova più tardi.',
   internal: (requestId: string) =>
     `Si è verificato un errore interno. Riprova più tardi. (Codice richiesta: ${requestId})`,
 } as const;
@@ -62,6 +63,8 @@ export function messageForStatus(status: number): string {
       return MESSAGES.tooManyRequests;
     case 503:
       return MESSAGES.unavailable;
+    case 507:
+      return MESSAGES.diskFull;
     default:
       return status >= 500 ? 'Si è verificato un errore interno.' : 'Richiesta non valida.';
   }

@@ -24,6 +24,9 @@ export const RATE_LIMITS = {
   search: { max: 60, timeWindow: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** How often the event loop's lag is sampled for load shedding. */
+const LOAD_SAMPLE_INTERVAL_MS = 1000;
+
 export const RATE_LIMIT_MESSAGE =
   'Troppe richieste in poco tempo. Attendi qualche minuto e riprova.';
 
@@ -69,10 +72,21 @@ export const securityPlugin = fp(
 
     // Load shedding: when the event loop lags badly the server answers 503 at once instead of
     // queueing requests it cannot serve in time.
+    // The first samples after the start measure the start itself (compiling every route's
+    // schemas, starting the job worker), not load: on a busy machine they read over a second,
+    // and the first requests after a restart were refused (found by test-faults/). Shedding
+    // begins three intervals after the start, once samples of the running server replace them.
+    let shedFrom = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      shedFrom = performance.now() + 3 * LOAD_SAMPLE_INTERVAL_MS;
+    });
     await app.register(underPressure, {
       maxEventLoopDelay: 1000,
+      sampleInterval: LOAD_SAMPLE_INTERVAL_MS,
       retryAfter: 10,
       pressureHandler: (_request, reply) => {
+        // Nothing sent: the request goes on as usual.
+        if (performance.now() < shedFrom) return;
         void reply.status(503).header('retry-after', '10').send({ detail: MESSAGES.unavailable });
       },
     });

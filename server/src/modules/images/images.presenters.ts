@@ -13,6 +13,8 @@ export function toGalleryImage(row: ImageRow, extras: ImageExtras) {
     id_image: row.id_image,
     filename: row.filename,
     titolo_img: row.titolo_img,
+    // Public with the picture itself; a picture still under review keeps its words to itself.
+    extracted_text: row.status === 'approved' ? row.extracted_text : null,
     id_utente: row.id_utente,
     username_uploader: row.username,
     category: { id_categoria: row.id_categoria, nome: row.categoria_nome },

@@ -9,14 +9,19 @@ import { currentUser } from '../../plugins/auth.js';
 import { imageFilePath } from './images.storage.js';
 import {
   GalleryImage,
+  GalleryList,
   IdParams,
   ImageDetail,
   ImageList,
   MAX_PAGE_SIZE,
   OwnImage,
+  ProfileGalleryList,
+  galleryQuery,
   pageQuery,
 } from './images.schemas.js';
-import type { Page } from './images.repository.js';
+import type { GalleryPage, Page } from './images.repository.js';
+import { CURSOR_MESSAGES, decodeCursor } from './gallery-cursor.js';
+import { badRequest } from '../../lib/errors.js';
 import { IMAGE_MESSAGES } from './images.service.js';
 
 /** SPEC §9: galleries, related images and search load 120 at a time; profiles 30. */
@@ -25,6 +30,9 @@ const PROFILE_PAGE = 30;
 
 const GalleryQuery = pageQuery(GALLERY_PAGE);
 const ProfileQuery = pageQuery(PROFILE_PAGE);
+/** The galleries ordered by time, which can also continue from a cursor. */
+const CursorGalleryQuery = galleryQuery(GALLERY_PAGE);
+const CursorProfileQuery = galleryQuery(PROFILE_PAGE);
 
 /** D2: larger limits are clamped, not refused. */
 function toPage(query: { skip?: number; limit?: number }, defaultLimit: number): Page {
@@ -32,6 +40,21 @@ function toPage(query: { skip?: number; limit?: number }, defaultLimit: number):
     skip: query.skip ?? 0,
     limit: Math.min(query.limit ?? defaultLimit, MAX_PAGE_SIZE),
   };
+}
+
+/**
+ * A gallery page by cursor or by offset. Both at once would be ambiguous (skip from where?),
+ * so a cursor with a skip above 0 is refused; skip=0 is the schema's default and means
+ * "from the cursor".
+ */
+function toGalleryPage(
+  query: { skip?: number; limit?: number; cursor?: string },
+  defaultLimit: number,
+): GalleryPage {
+  const page = toPage(query, defaultLimit);
+  if (query.cursor === undefined) return page;
+  if (page.skip > 0) throw badRequest(CURSOR_MESSAGES.withSkip);
+  return { ...page, after: decodeCursor(query.cursor) };
 }
 
 const UserIdParams = Type.Object({
@@ -93,11 +116,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['images'],
         summary: 'All approved images, newest first',
-        querystring: GalleryQuery,
-        response: { 200: ImageList, ...errorResponses(400, 401) },
+        querystring: CursorGalleryQuery,
+        response: { 200: GalleryList, ...errorResponses(400, 401) },
       },
     },
-    (request) => images.gallery({ kind: 'all' }, toPage(request.query, GALLERY_PAGE), request.user),
+    (request) =>
+      images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), request.user),
   );
 
   app.get(
@@ -275,15 +299,15 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           tags: [gallery.group],
           summary: gallery.summary,
           params: IdParams,
-          querystring: GalleryQuery,
-          response: { 200: ImageList, ...errorResponses(400, 401, 404) },
+          querystring: CursorGalleryQuery,
+          response: { 200: GalleryList, ...errorResponses(400, 401, 404) },
         },
       },
       async (request) => {
         await gallery.ensureExists(request.params.id);
         return images.gallery(
           { kind: gallery.kind, id: request.params.id },
-          toPage(request.query, GALLERY_PAGE),
+          toGalleryPage(request.query, GALLERY_PAGE),
           request.user,
         );
       },
@@ -314,15 +338,15 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['users'],
         summary: 'The images the logged-in user likes, newest like first',
-        querystring: GalleryQuery,
-        response: { 200: ImageList, ...errorResponses(400, 401) },
+        querystring: CursorGalleryQuery,
+        response: { 200: GalleryList, ...errorResponses(400, 401) },
       },
     },
     (request) => {
       const user = currentUser(request);
       return images.gallery(
         { kind: 'liked', userId: user.id_utente },
-        toPage(request.query, GALLERY_PAGE),
+        toGalleryPage(request.query, GALLERY_PAGE),
         user,
       );
     },
@@ -336,8 +360,8 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['users'],
         summary: 'Liked images: only for the user themself, likes are private (D5)',
         params: UserIdParams,
-        querystring: GalleryQuery,
-        response: { 200: ImageList, ...errorResponses(400, 401, 403) },
+        querystring: CursorGalleryQuery,
+        response: { 200: GalleryList, ...errorResponses(400, 401, 403) },
       },
     },
     (request) => {
@@ -345,7 +369,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       if (user.id_utente !== request.params.id) throw forbidden();
       return images.gallery(
         { kind: 'liked', userId: user.id_utente },
-        toPage(request.query, GALLERY_PAGE),
+        toGalleryPage(request.query, GALLERY_PAGE),
         user,
       );
     },
@@ -359,18 +383,15 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['users'],
         summary: 'A user’s approved images, newest first, with hasMore',
         params: UserIdParams,
-        querystring: ProfileQuery,
-        response: {
-          200: Type.Object({ images: Type.Array(GalleryImage), hasMore: Type.Boolean() }),
-          ...errorResponses(400, 401, 404),
-        },
+        querystring: CursorProfileQuery,
+        response: { 200: ProfileGalleryList, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       await users.getPublic(request.params.id);
       return images.profileGallery(
         request.params.id,
-        toPage(request.query, PROFILE_PAGE),
+        toGalleryPage(request.query, PROFILE_PAGE),
         request.user,
       );
     },

@@ -15,6 +15,22 @@ export function pageQuery(defaultLimit: number) {
   });
 }
 
+/** The query of the galleries that also continue from a cursor (keyset pagination). */
+export function galleryQuery(defaultLimit: number) {
+  return Type.Object({
+    ...pageQuery(defaultLimit).properties,
+    cursor: Type.Optional(
+      Type.String({
+        title: 'cursor',
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'The next_cursor of the previous page: continues right after it, as fast on page 8,000 as on page 1. Not with a skip above 0.',
+      }),
+    ),
+  });
+}
+
 export const IdParams = Type.Object({
   id: Type.Integer({ title: 'id', minimum: 1, maximum: 2_147_483_647 }),
 });
@@ -27,6 +43,11 @@ export const GalleryImage = Type.Object({
   id_image: Type.Integer(),
   filename: Type.String(),
   titolo_img: Type.Union([Type.String(), Type.Null()]),
+  /** What lets the web app describe a picture without a title (its alt text). */
+  extracted_text: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Text read on the wall (OCR). Only for approved images (public anyway); null for others and until read.',
+  }),
   id_utente: Type.Integer(),
   username_uploader: Type.String(),
   category: CategoryRef,
@@ -68,3 +89,18 @@ export const OwnImage = Type.Object({
 });
 
 export const ImageList = Type.Object({ images: Type.Array(GalleryImage), total: Type.Integer() });
+
+/** What continues a gallery: pass it as `cursor`; null on the last page. */
+const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: 'Opaque; pass as `cursor` for the next page. Null on the last page.',
+});
+
+/** A gallery page that can be continued by cursor. */
+export const GalleryList = Type.Object({ ...ImageList.properties, next_cursor: NextCursor });
+
+/** A public profile's page (SPEC: hasMore instead of a total). */
+export const ProfileGalleryList = Type.Object({
+  images: Type.Array(GalleryImage),
+  hasMore: Type.Boolean(),
+  next_cursor: NextCursor,
+});

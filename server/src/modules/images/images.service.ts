@@ -4,7 +4,14 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { FileUrlSigner } from './file-urls.js';
 import * as repo from './images.repository.js';
-import type { GalleryFilter, ImageRow, Page } from './images.repository.js';
+import type {
+  GalleryFilter,
+  GalleryPage,
+  GalleryRow,
+  ImageRow,
+  Page,
+} from './images.repository.js';
+import { encodeCursor } from './gallery-cursor.js';
 import {
   toGalleryImage,
   toImageDetail,
@@ -28,6 +35,16 @@ const TRENDING_CACHE_MS = 60_000;
 export const ADMIN_LIST_LIMIT = 2000;
 
 export type ImagesService = ReturnType<typeof createImagesService>;
+
+/**
+ * The cursor of the page after `rows`, fetched one longer than the page: null when nothing
+ * follows, so the last page says so without an extra, empty request.
+ */
+function nextCursor(rows: readonly GalleryRow[], limit: number): string | null {
+  const last = rows[limit - 1];
+  if (rows.length <= limit || last === undefined || last.sort_at === null) return null;
+  return encodeCursor({ at: last.sort_at, id: last.id_image });
+}
 
 export function createImagesService(db: Executor, clock: Clock, files: FileUrlSigner) {
   let trendingCache: { ids: number[]; at: number } | undefined;
@@ -104,23 +121,32 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       return rows.map((row) => row.id_tipo_interazione);
     },
 
-    async gallery(filter: GalleryFilter, page: Page, viewer: Viewer) {
+    async gallery(filter: GalleryFilter, page: GalleryPage, viewer: Viewer) {
       const [rows, total] = await Promise.all([
-        repo.listApproved(db, filter, page),
+        repo.listApproved(db, filter, { ...page, limit: page.limit + 1 }),
         repo.countApproved(db, filter),
       ]);
-      return { images: await present(rows, viewer, toGalleryImage), total };
+      const shown = rows.slice(0, page.limit);
+      return {
+        images: await present(shown, viewer, toGalleryImage),
+        total,
+        next_cursor: nextCursor(rows, page.limit),
+      };
     },
 
     /** A public profile's images: SPEC answers `hasMore` instead of a total. */
-    async profileGallery(userId: number, page: Page, viewer: Viewer) {
+    async profileGallery(userId: number, page: GalleryPage, viewer: Viewer) {
       const rows = await repo.listApproved(
         db,
         { kind: 'user', id: userId },
-        { skip: page.skip, limit: page.limit + 1 },
+        { ...page, limit: page.limit + 1 },
       );
       const images = await present(rows.slice(0, page.limit), viewer, toGalleryImage);
-      return { images, hasMore: rows.length > page.limit };
+      return {
+        images,
+        hasMore: rows.length > page.limit,
+        next_cursor: nextCursor(rows, page.limit),
+      };
     },
 
     async own(user: UserRow, page: Page) {

@@ -88,6 +88,25 @@ export async function insert(
   return row;
 }
 
+/**
+ * Creates a tag unless one with its key exists, without failing either way: a failed INSERT
+ * would abort the caller's whole transaction on PostgreSQL. Answers the new tag's id, or
+ * undefined when the key was taken (perhaps just now, by a concurrent request; PostgreSQL
+ * waits for that request's transaction before deciding).
+ */
+export async function insertTagIfMissing(
+  db: Executor,
+  values: { nome: string; nome_key: string; created_at: string },
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('tags')
+    .values(values)
+    .onConflict((oc) => oc.column('nome_key').doNothing())
+    .returning('id_tag')
+    .executeTakeFirst();
+  return row?.id_tag;
+}
+
 /** Moves the approved-image count by delta, never below zero. */
 export async function adjustCount(
   db: Executor,

@@ -76,19 +76,19 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     const ids = new Map(existing.map((row) => [row.nome_key, row.id]));
     for (const [key, nome] of wanted) {
       if (ids.has(key)) continue;
-      try {
-        const created = await repo.insert(tx, 'tags', {
-          nome,
-          nome_key: key,
-          created_at: clock.now().toISOString(),
-        });
-        ids.set(key, created.id);
-      } catch (error) {
-        // Created by a concurrent request in the meantime: use that one.
-        if (!isUniqueViolation(error)) throw error;
-        const [row] = await repo.findByKeys(tx, 'tags', [key]);
-        if (row !== undefined) ids.set(key, row.id);
+      const created = await repo.insertTagIfMissing(tx, {
+        nome,
+        nome_key: key,
+        created_at: clock.now().toISOString(),
+      });
+      if (created !== undefined) {
+        ids.set(key, created);
+        continue;
       }
+      // Created by a concurrent request in the meantime (two uploads with the same new tag,
+      // found by test-faults/kill-9.test.ts): use that one.
+      const [row] = await repo.findByKeys(tx, 'tags', [key]);
+      if (row !== undefined) ids.set(key, row.id);
     }
     return [...ids.values()];
   }

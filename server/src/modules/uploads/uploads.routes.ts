@@ -65,7 +65,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         summary:
           'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
         consumes: ['multipart/form-data'],
-        response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415) },
+        response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415, 507) },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { HttpError, badRequest } from '../../lib/errors.js';
@@ -153,8 +154,10 @@ export function createUploadsService(
           return id;
         });
       } catch (error) {
-        // No row, no files: the upload leaves nothing behind.
-        await deleteImageFiles(dataDir, filename);
+        // No row, no files: the upload leaves nothing behind. But when the connection to the
+        // database broke, the commit may have happened all the same (only its answer lost):
+        // the files then stay, and the sweeper removes them later unless a row names them.
+        if (!isDatabaseUnavailable(error)) await deleteImageFiles(dataDir, filename);
         throw error;
       }
       jobs.wake();
