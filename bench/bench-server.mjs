@@ -1,0 +1,37 @@
+// @ts-check
+/*
+ * The server the benchmarks load (bench only: never used in production). It is the built
+ * server (server/dist) started as main.js starts it, plus one reference route,
+ * GET /api/bench/reference, which answers the bytes of a `GET /api/images?limit=120` captured
+ * at start, from memory. Both go through the same Fastify instance, hooks, security headers
+ * and socket, so their ratio is what the database and the serialisation of a gallery cost
+ * (issue 8: "the limit for an API answer of that size on this machine").
+ * Plain JavaScript so it runs on node alone: a TypeScript loader would add its own memory to
+ * the peak RSS the benchmarks report.
+ */
+import { buildApp } from '../server/dist/app.js';
+import { loadConfig } from '../server/dist/config.js';
+
+const config = loadConfig();
+const app = await buildApp(config);
+/** @type {Buffer | undefined} */
+let captured;
+app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) => {
+  if (captured === undefined) return reply.code(503).send({ detail: 'Non ancora pronto' });
+  return reply.type('application/json; charset=utf-8').send(captured);
+});
+await app.ready();
+const answer = await app.inject({ method: 'GET', url: '/api/images?limit=120' });
+if (answer.statusCode !== 200) throw new Error(`capture failed: ${String(answer.statusCode)}`);
+captured = answer.rawPayload;
+
+const shutdown = () => {
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+await app.listen({ port: config.port, host: config.host });
+process.stdout.write(`bench server listening on ${config.host}:${String(config.port)}\n`);

@@ -1,0 +1,180 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { dropCatalogue, generateCatalogue, readCatalogue, type Catalogue } from './generate.js';
+import {
+  drain,
+  ensureServerBuild,
+  load,
+  mb,
+  ms,
+  printTable,
+  startServer,
+  type LoadResult,
+  type ServerHandle,
+} from './load.js';
+
+/*
+ * `npm run bench -- [--size 100k|1m] [--engine sqlite|postgres] [--only a,b] [--seconds 10]
+ *   [--connections 100] [--data <dir>] [--keep] [--generate-only]`
+ *
+ * Fills a fresh database (generate.ts), starts the built server with the reference route
+ * (bench-server.mjs) and runs each scenario for a bounded time, then prints one table. Issue 8
+ * asks for ratios on noisy machines, so the gallery and the reference route run back to back
+ * and their ratio is printed, as is the deep page's p99 over the first page's.
+ * Not part of `npm test`.
+ */
+
+const GALLERY = 120;
+/** Issue 8, goal 2: the 8,000th page (or the last one of a smaller catalogue). */
+const DEEP_PAGE = 8_000;
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100k' },
+    engine: { type: 'string', default: 'sqlite' },
+    only: { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '100' },
+    data: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'generate-only': { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'warn' },
+    'postgres-url': {
+      type: 'string',
+      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
+  },
+});
+
+const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
+const images: number =
+  SIZES[values.size.toLowerCase()] ??
+  fail(`--size must be one of ${Object.keys(SIZES).join(', ')}`);
+const engine: 'sqlite' | 'postgres' =
+  values.engine === 'sqlite' || values.engine === 'postgres'
+    ? values.engine
+    : fail('--engine must be sqlite or postgres');
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const only = values.only === undefined ? undefined : new Set(values.only.split(','));
+
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+interface Scenario {
+  name: string;
+  path: string;
+}
+
+async function json(server: ServerHandle, urlPath: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.origin}${urlPath}`);
+  if (!response.ok) throw new Error(`${urlPath}: ${String(response.status)}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function scenarios(server: ServerHandle, catalogue: Catalogue): Promise<Scenario[]> {
+  const { meta } = catalogue;
+  const lastPage = Math.ceil(meta.images / GALLERY);
+  const deep = Math.min(DEEP_PAGE, lastPage);
+  const list: Scenario[] = [
+    { name: 'reference', path: '/api/bench/reference' },
+    { name: 'gallery', path: `/api/images?limit=${String(GALLERY)}` },
+    { name: 'category', path: `/api/categories/${String(meta.categoryId)}/images?limit=120` },
+    { name: 'tag', path: `/api/tags/${String(meta.tagId)}/images?limit=120` },
+    { name: 'profile', path: `/api/users/${String(meta.userId)}/images?limit=30` },
+    {
+      name: `deep-skip(p${String(deep)})`,
+      path: `/api/images?limit=120&skip=${String((deep - 1) * GALLERY)}`,
+    },
+  ];
+  // The cursor of the deep page is the one the page before hands out (fetched once, by skip).
+  const before = await json(server, `/api/images?limit=120&skip=${String((deep - 2) * GALLERY)}`);
+  if (typeof before.next_cursor === 'string') {
+    list.push({
+      name: `deep-cursor(p${String(deep)})`,
+      path: `/api/images?limit=120&cursor=${encodeURIComponent(before.next_cursor)}`,
+    });
+  }
+  list.push(
+    {
+      name: 'search-relevance',
+      path: `/api/search?query=${encodeURIComponent(meta.commonWord)}`,
+    },
+    { name: 'trending', path: '/api/trending-images' },
+    { name: 'detail', path: `/api/images/${String(meta.imageId)}` },
+  );
+  return list.filter((s) => only === undefined || only.has(s.name.replace(/\(.*$/, '')));
+}
+
+async function main(): Promise<void> {
+  ensureServerBuild();
+  const postgresUrl = values['postgres-url'];
+  let catalogue: Catalogue;
+  if (values.data !== undefined) {
+    catalogue = await readCatalogue(path.resolve(values.data));
+    process.stdout.write(`Reusing the catalogue in ${catalogue.dataDir}\n`);
+  } else {
+    process.stdout.write(`Generating ${String(images)} images on ${engine}…\n`);
+    catalogue = await generateCatalogue({ engine, images, postgresUrl });
+    const { meta } = catalogue;
+    process.stdout.write(
+      `Generated in ${meta.seconds.toFixed(1)} s: ${String(meta.images)} images, ` +
+        `${String(meta.interactions)} interactions; common word '${meta.commonWord}' in ` +
+        `${(meta.commonWordShare * 100).toFixed(1)} % of images. Data: ${catalogue.dataDir}\n`,
+    );
+  }
+  const keep = values.keep || values.data !== undefined || values['generate-only'];
+  if (values['generate-only']) return;
+
+  process.stdout.write(
+    `Machine: ${String(os.availableParallelism())} cores, ${mb(os.totalmem())}, Node ${process.version}; ` +
+      `${String(seconds)} s per scenario, ${String(connections)} connections\n`,
+  );
+  const server = await startServer({
+    DATA_DIR: catalogue.dataDir,
+    LOG_LEVEL: values['log-level'],
+    ...(catalogue.databaseUrl === undefined ? {} : { DATABASE_URL: catalogue.databaseUrl }),
+  });
+  const results: LoadResult[] = [];
+  try {
+    for (const scenario of await scenarios(server, catalogue)) {
+      // A short warm-up: the first requests fill caches and JIT-compile, which is not what a
+      // server that has been running looks like.
+      await load(server, scenario.name, scenario.path, { seconds: 1, connections });
+      await drain(server);
+      const result = await load(server, scenario.name, scenario.path, { seconds, connections });
+      await drain(server);
+      results.push(result);
+      process.stdout.write(
+        `  ${scenario.name}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${ms(result.p99)} ms\n`,
+      );
+    }
+    const peak = server.peakRss();
+    printTable(results);
+    const find = (prefix: string) => results.find((r) => r.name.startsWith(prefix));
+    const reference = find('reference');
+    const gallery = find('gallery');
+    if (reference !== undefined && gallery !== undefined) {
+      process.stdout.write(
+        `\ngallery / reference throughput: ${((gallery.requestsPerSecond / reference.requestsPerSecond) * 100).toFixed(0)} %\n`,
+      );
+    }
+    for (const deep of [find('deep-skip'), find('deep-cursor')]) {
+      if (deep !== undefined && gallery !== undefined) {
+        process.stdout.write(
+          `${deep.name} p99 / first page p99: ${(deep.p99 / gallery.p99).toFixed(2)}×\n`,
+        );
+      }
+    }
+    process.stdout.write(`server peak RSS over the whole run (VmHWM): ${mb(peak)}\n`);
+  } finally {
+    await server.stop();
+    if (!keep) await dropCatalogue(catalogue, postgresUrl);
+    else process.stdout.write(`Catalogue kept: --data ${catalogue.dataDir}\n`);
+  }
+}
+
+await main();
