@@ -19,6 +19,24 @@ async function json<T>(response: Response): Promise<T> {
   return body;
 }
 
+/** A call to the API of the server under test as the holder of `token`; throws unless 2xx. */
+export async function apiAs<T>(
+  baseUrl: string,
+  token: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<T> {
+  return json<T>(
+    await fetch(`${baseUrl}/api${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+    }),
+  );
+}
+
 export async function registerUser(baseUrl: string, prefix = 'utente'): Promise<ApiUser> {
   const username = `${prefix}${randomBytes(3).toString('hex')}`;
   const password = 'password-sicura';
@@ -121,4 +139,46 @@ export async function publish(
   const image = await upload(baseUrl, user, title, options);
   await approve(baseUrl, adminToken, image.filename);
   return image.id_image;
+}
+
+/**
+ * A picture of coloured squares drawn from `seed`: no writing on it, and nothing like the
+ * picture of another seed, so the same seed uploaded twice is a duplicate and nothing else is.
+ */
+export async function noise(seed: number, width = 800, height = 600): Promise<Buffer> {
+  const columns = 32;
+  const rows = 24;
+  const pixels = Buffer.alloc(columns * rows * 3);
+  let state = seed >>> 0;
+  for (let i = 0; i < pixels.length; i += 1) {
+    // A linear congruential generator: the same seed always draws the same picture.
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    pixels[i] = state >>> 24;
+  }
+  return sharp(pixels, { raw: { width: columns, height: rows, channels: 3 } })
+    .resize(width, height, { kernel: 'nearest' })
+    .jpeg()
+    .toBuffer();
+}
+
+/** Uploads these JPEG bytes, as `upload` does with a generated picture. */
+export async function uploadBytes(
+  baseUrl: string,
+  user: ApiUser,
+  title: string,
+  bytes: Buffer,
+  options: { categoryId?: number; tags?: string[] } = {},
+): Promise<{ id_image: number; filename: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `${title}.jpg`);
+  form.append('title', title);
+  form.append('category_id', String(options.categoryId ?? 1));
+  form.append('tags', JSON.stringify(options.tags ?? []));
+  return json(
+    await fetch(`${baseUrl}/api/images/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}` },
+      body: form,
+    }),
+  );
 }

@@ -4,7 +4,13 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import { createTestDatabase } from '../../server/test/helpers/database.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -14,6 +20,8 @@ export const VIEWPORTS = {
   desktop: { width: 1440, height: 900 },
   phone: { width: 390, height: 844 },
 } as const;
+
+export type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
 
 export interface RunningServer {
   url: string;
@@ -116,4 +124,34 @@ export function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A fresh browser profile, logged in with `token` the way the app keeps a session (token and
+ * user in localStorage), or anonymous when `token` is null. The session is written once per
+ * tab, before the app starts, so a logout in the test stays a logout on reload.
+ */
+export async function openSession(
+  browser: Browser,
+  baseUrl: string,
+  token: string | null,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, ...options });
+  if (token !== null) {
+    const response = await fetch(`${baseUrl}/api/users/me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (!response.ok) throw new Error(`/users/me answered ${response.status}`);
+    await context.addInitScript(
+      ([value, user]) => {
+        if (sessionStorage.getItem('e2e.session') !== null) return;
+        sessionStorage.setItem('e2e.session', '1');
+        localStorage.setItem('muri.token', value);
+        localStorage.setItem('muri.user', user);
+      },
+      [token, await response.text()] as const,
+    );
+  }
+  return { context, page: await context.newPage() };
 }

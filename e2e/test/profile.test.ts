@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAdmin, publish, registerUser, upload, type ApiUser } from './fixtures.js';
 import {
   launchBrowser,
+  openSession,
   screenshot,
   startServer,
   VIEWPORTS,
   type RunningServer,
+  type Viewport,
 } from './harness.js';
 
 /*
@@ -40,31 +42,15 @@ afterAll(async () => {
   await (server as RunningServer | undefined)?.stop();
 });
 
-type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
-
 /** A page of a fresh browser profile, logged in as `user` the way the app keeps a session. */
-async function openAs(
+function openAs(
   user: ApiUser | null,
   viewport: Viewport = VIEWPORTS.desktop,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  if (user !== null) {
-    const me = await fetch(`${server.url}/api/users/me`, {
-      headers: { authorization: `Bearer ${user.token}` },
-    }).then((response) => response.json());
-    // Once per tab, before the app starts: a later logout must stay a logout on reload.
-    await context.addInitScript(
-      ([token, json]) => {
-        if (sessionStorage.getItem('e2e.session') !== null) return;
-        sessionStorage.setItem('e2e.session', '1');
-        localStorage.setItem('muri.token', token);
-        localStorage.setItem('muri.user', json);
-      },
-      [user.token, JSON.stringify(me)] as const,
-    );
-  }
-  const page = await context.newPage();
-  return { context, page };
+  return openSession(browser, server.url, user?.token ?? null, {
+    viewport,
+    acceptDownloads: true,
+  });
 }
 
 function storedToken(page: Page): Promise<string | null> {
