@@ -3,9 +3,10 @@
  * The server the benchmarks load (bench only: never used in production). It is the built
  * server (server/dist) started as main.js starts it, plus one reference route,
  * GET /api/bench/reference, which answers the bytes of a `GET /api/images?limit=120` captured
- * at start, from memory. Both go through the same Fastify instance, hooks, security headers
- * and socket, so their ratio is what the database and the serialisation of a gallery cost
- * (issue 8: "the limit for an API answer of that size on this machine").
+ * at start, from memory (and GET /api/bench/memory for the soak). Both go through the same
+ * Fastify instance, hooks, security headers and socket, so their ratio is what the database and
+ * the serialisation of a gallery cost (issue 8: "the limit for an API answer of that size on
+ * this machine").
  * Plain JavaScript so it runs on node alone: a TypeScript loader would add its own memory to
  * the peak RSS the benchmarks report.
  */
@@ -20,6 +21,9 @@ app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) =>
   if (captured === undefined) return reply.code(503).send({ detail: 'Non ancora pronto' });
   return reply.type('application/json; charset=utf-8').send(captured);
 });
+// The server's own view of its memory, so a soak can tell the JavaScript heap from native
+// memory (libvips, SQLite, the allocator) when RSS grows.
+app.get('/api/bench/memory', { schema: { hide: true } }, () => process.memoryUsage());
 await app.ready();
 const answer = await app.inject({ method: 'GET', url: '/api/images?limit=120' });
 if (answer.statusCode !== 200) throw new Error(`capture failed: ${String(answer.statusCode)}`);

@@ -163,6 +163,24 @@ function checkFlat(samples: ReadonlyArray<readonly [number, number]>): void {
   if (Math.abs(drift) > MAX_DRIFT) failures.push(`soak: last minute ${(drift * 100).toFixed(1)} %`);
 }
 
+/**
+ * Where the memory is, minute by minute: the JavaScript heap, the memory V8 knows of outside it
+ * (Buffers), and the rest of RSS (native: libvips, SQLite, the allocator, code). Not judged:
+ * it says which part to look at when checkFlat fails.
+ */
+function describeHeap(heap: ReadonlyArray<readonly [number, NodeJS.MemoryUsage]>): void {
+  const rows: string[] = [];
+  for (let from = 0; from < (heap.at(-1)?.[0] ?? 0); from += 60) {
+    const minute = heap.filter(([t]) => t >= from && t < from + 60).map(([, usage]) => usage);
+    if (minute.length === 0) continue;
+    const used = mean(minute.map((u) => u.heapUsed));
+    const external = mean(minute.map((u) => u.external));
+    const native = mean(minute.map((u) => u.rss - u.heapTotal - u.external));
+    rows.push(`${mb(used)} / ${mb(external)} / ${mb(native)}`);
+  }
+  say(`Per minute, JS heap used / external / rest of RSS: ${rows.join('; ')}`);
+}
+
 async function main(): Promise<void> {
   ensureServerBuild();
   say(
@@ -194,15 +212,26 @@ async function main(): Promise<void> {
         await withServer(catalogue, setup.env, async (server) => {
           const samples: Array<[number, number]> = [];
           const started = performance.now();
+          const heap: Array<[number, NodeJS.MemoryUsage]> = [];
           const sample = () => samples.push([(performance.now() - started) / 1000, server.rss()]);
+          const sampleHeap = () => {
+            const at = (performance.now() - started) / 1000;
+            server.memory().then(
+              (usage) => heap.push([at, usage]),
+              () => undefined, // a sample lost under load is not a finding
+            );
+          };
           sample();
           const sampler = setInterval(sample, 1000);
+          const heapSampler = setInterval(sampleHeap, 10_000);
           try {
             const results = await runMixed(server, setup, { seconds: soakSeconds, connections });
             report('soak', results, soakSeconds);
           } finally {
             clearInterval(sampler);
+            clearInterval(heapSampler);
           }
+          describeHeap(heap);
           checkFlat(samples);
         });
       }

@@ -46,6 +46,8 @@ export interface ServerHandle {
   peakRss(): number;
   /** The current RSS (VmRSS), in bytes. */
   rss(): number;
+  /** The server's process.memoryUsage(), through a bench-only route. */
+  memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
@@ -130,6 +132,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
     origin,
     peakRss: () => procStatus(pid, 'VmHWM'),
     rss: () => procStatus(pid, 'VmRSS'),
+    async memory() {
+      const response = await fetch(`${origin}/api/bench/memory`);
+      return (await response.json()) as NodeJS.MemoryUsage;
+    },
     async stop() {
       child.kill('SIGTERM');
       await exited;
