@@ -27,6 +27,7 @@ import { createRuntime, type Runtime } from './services.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { lifecyclePlugin } from './plugins/lifecycle.js';
+import { publicCachePlugin } from './plugins/public-cache.js';
 import { securityPlugin } from './plugins/security.js';
 import { webAppPlugin } from './plugins/web-app.js';
 
@@ -124,6 +125,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityPlugin, { rateLimits: config.rateLimits });
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
+  await app.register(publicCachePlugin, { clock });
   // Collects every route's schemas into the OpenAPI document served at /api/docs.
   await app.register(swagger, {
     openapi: {

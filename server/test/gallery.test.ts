@@ -129,12 +129,16 @@ describe('galleries', () => {
 });
 
 describe('the text read on the wall (alt text)', () => {
-  const setText = (id: number | undefined, text: string | null) =>
-    t.app.ctx.database.db
+  // What the analysis job writes, written here directly: no API change empties the public lists
+  // kept for anonymous visitors (plugins/public-cache.ts), so this empties them itself.
+  const setText = async (id: number | undefined, text: string | null) => {
+    await t.app.ctx.database.db
       .updateTable('images')
       .set({ extracted_text: text })
       .where('id_image', '=', id ?? 0)
       .execute();
+    t.app.publicCache.clear();
+  };
   const textOf = (body: { images: Array<{ id_image: number; extracted_text: unknown }> }) =>
     new Map(body.images.map((image) => [image.id_image, image.extracted_text]));
 

@@ -134,6 +134,8 @@ export async function approve(app: App, imageId: number, publishedAt = new Date(
     .execute();
   await app.ctx.taxonomy.recountAll();
   await app.ctx.search.reindexImage(imageId);
+  // Written past the API, so the lists kept for anonymous visitors are emptied by hand.
+  app.publicCache.clear();
 }
 
 export async function createCategory(app: App, nome: string): Promise<number> {

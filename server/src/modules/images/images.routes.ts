@@ -108,6 +108,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   { ctx },
 ) => {
   const { images, taxonomy, users, interactions } = ctx;
+  const { publicCache } = app;
 
   app.get(
     '/images',
@@ -120,8 +121,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: GalleryList, ...errorResponses(400, 401) },
       },
     },
-    (request) =>
-      images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), request.user),
+    async (request, reply) => {
+      await publicCache.send(request, reply, () =>
+        images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), request.user),
+      );
+      return reply;
+    },
   );
 
   app.get(
@@ -137,7 +142,10 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         },
       },
     },
-    (request) => images.trending(request.user),
+    async (request, reply) => {
+      await publicCache.send(request, reply, () => images.trending(request.user));
+      return reply;
+    },
   );
 
   app.get(
@@ -163,10 +171,13 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ImageList, ...errorResponses(400, 401) },
       },
     },
-    async (request) => {
-      const page = toPage(request.query, GALLERY_PAGE);
-      const found = await ctx.search.search(request.query.query, page.skip, page.limit);
-      return { images: await images.inOrder(found.ids, request.user), total: found.total };
+    async (request, reply) => {
+      await publicCache.send(request, reply, async () => {
+        const page = toPage(request.query, GALLERY_PAGE);
+        const found = await ctx.search.search(request.query.query, page.skip, page.limit);
+        return { images: await images.inOrder(found.ids, request.user), total: found.total };
+      });
+      return reply;
     },
   );
 
@@ -196,8 +207,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ImageList, ...errorResponses(400, 401, 404) },
       },
     },
-    (request) =>
-      images.related(request.params.id, toPage(request.query, GALLERY_PAGE), request.user),
+    async (request, reply) => {
+      await publicCache.send(request, reply, () =>
+        images.related(request.params.id, toPage(request.query, GALLERY_PAGE), request.user),
+      );
+      return reply;
+    },
   );
 
   app.get(
@@ -217,7 +232,8 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.post(
     '/images/:id/interactions',
     {
-      config: { rateLimit: RATE_LIMITS.interactions },
+      // Counts in the kept public lists may lag by a second; see plugins/public-cache.ts.
+      config: { rateLimit: RATE_LIMITS.interactions, keepsPublicCache: true },
       onRequest: app.guards.optional,
       schema: {
         tags: ['interactions'],
@@ -303,13 +319,16 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           response: { 200: GalleryList, ...errorResponses(400, 401, 404) },
         },
       },
-      async (request) => {
-        await gallery.ensureExists(request.params.id);
-        return images.gallery(
-          { kind: gallery.kind, id: request.params.id },
-          toGalleryPage(request.query, GALLERY_PAGE),
-          request.user,
-        );
+      async (request, reply) => {
+        await publicCache.send(request, reply, async () => {
+          await gallery.ensureExists(request.params.id);
+          return images.gallery(
+            { kind: gallery.kind, id: request.params.id },
+            toGalleryPage(request.query, GALLERY_PAGE),
+            request.user,
+          );
+        });
+        return reply;
       },
     );
   }
@@ -387,13 +406,16 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ProfileGalleryList, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
-      await users.getPublic(request.params.id);
-      return images.profileGallery(
-        request.params.id,
-        toGalleryPage(request.query, PROFILE_PAGE),
-        request.user,
-      );
+    async (request, reply) => {
+      await publicCache.send(request, reply, async () => {
+        await users.getPublic(request.params.id);
+        return images.profileGallery(
+          request.params.id,
+          toGalleryPage(request.query, PROFILE_PAGE),
+          request.user,
+        );
+      });
+      return reply;
     },
   );
 };

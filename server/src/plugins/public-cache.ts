@@ -1,0 +1,135 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from '../lib/clock.js';
+
+/*
+ * The lists of approved images that every anonymous visitor gets alike (the galleries,
+ * trending, search, related images) are kept for a moment as ready JSON and sent as they are.
+ * Why: a gallery page of 120 images costs about a millisecond of database work and as much
+ * again to shape and serialise, while the busiest pages (the home page's, a popular
+ * category's) are the same bytes for everybody; sending kept bytes costs what the bench's
+ * reference route costs (issue 8, goal 1). Logged-in viewers always get a fresh answer: it
+ * carries their own reactions.
+ *
+ * Freshness: every successful change made through the API (an upload, a moderation decision, an
+ * edit, a deletion, an account change) empties the cache before its answer leaves, so whoever
+ * made a change sees it at once. Reactions, views and downloads do not: at a thousand views a
+ * second they would empty it all the time; the counts in a kept list may therefore be up to
+ * TTL_MS old (the image's own page is never kept). Changes made outside this process (a job
+ * worker of its own) show within the same bound.
+ */
+export const PUBLIC_CACHE_TTL_MS = 1000;
+/** A 120-image page is about 90 KB; this keeps the few hundred busiest pages at most. */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    publicCache: PublicCache;
+  }
+  interface FastifyContextConfig {
+    /** A change that leaves the kept lists valid within the TTL (reactions, views). */
+    keepsPublicCache?: boolean;
+  }
+}
+
+export interface PublicCache {
+  /**
+   * Sends the answer of `compute`, kept for anonymous visitors by the request's URL. Concurrent
+   * misses for one URL share one computation.
+   */
+  send<T>(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<T>): Promise<void>;
+  /** Forgets every kept answer. */
+  clear(): void;
+}
+
+interface Entry {
+  body: string;
+  expires: number;
+}
+
+const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createPublicCache(clock: Clock): PublicCache {
+  const entries = new Map<string, Entry>();
+  const pending = new Map<string, Promise<string>>();
+  let bytes = 0;
+  // Bumped by every clear: an answer computed across a change is not kept.
+  let generation = 0;
+
+  function drop(key: string): void {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    bytes -= entry.body.length;
+    entries.delete(key);
+  }
+
+  function keep(key: string, body: string): void {
+    drop(key);
+    entries.set(key, { body, expires: clock.now().getTime() + PUBLIC_CACHE_TTL_MS });
+    bytes += body.length;
+    // Oldest first: a Map iterates in insertion order.
+    for (const oldest of entries.keys()) {
+      if (bytes <= MAX_BYTES) break;
+      drop(oldest);
+    }
+  }
+
+  return {
+    async send(request, reply, compute) {
+      if (request.user !== null) {
+        void reply.send(await compute());
+        return;
+      }
+      const key = request.url;
+      const entry = entries.get(key);
+      if (entry !== undefined && entry.expires > clock.now().getTime()) {
+        void reply.type(JSON_TYPE).send(entry.body);
+        return;
+      }
+      let body = pending.get(key);
+      if (body === undefined) {
+        const started = generation;
+        const computed = compute()
+          .then((value) => {
+            const serialised = reply.serialize(value);
+            // The route's schema serialiser makes a string; Buffers only come from elsewhere.
+            return typeof serialised === 'string'
+              ? serialised
+              : new TextDecoder().decode(serialised);
+          })
+          .then((serialised) => {
+            if (generation === started) keep(key, serialised);
+            return serialised;
+          })
+          .finally(() => {
+            if (pending.get(key) === computed) pending.delete(key);
+          });
+        pending.set(key, computed);
+        body = computed;
+      }
+      const ready = await body;
+      void reply.type(JSON_TYPE).send(ready);
+    },
+    clear() {
+      generation += 1;
+      entries.clear();
+      pending.clear();
+      bytes = 0;
+    },
+  };
+}
+
+export const publicCachePlugin = fp<{ clock: Clock }>(
+  async (app, { clock }) => {
+    const cache = createPublicCache(clock);
+    app.decorate('publicCache', cache);
+    // onSend, not onResponse: the cache is empty before the client learns of its change.
+    app.addHook('onSend', async (request, reply) => {
+      if (!CHANGES.has(request.method) || reply.statusCode >= 400) return;
+      if (request.routeOptions.config.keepsPublicCache === true) return;
+      cache.clear();
+    });
+  },
+  { name: 'public-cache' },
+);

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_CACHE_TTL_MS } from '../src/plugins/public-cache.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { approve, uploadImage } from './helpers/images.js';
+
+/*
+ * The public lists kept for anonymous visitors (plugins/public-cache.ts): the same bytes for
+ * everyone for a second, emptied by any change made through the API, never for a logged-in
+ * viewer, and reactions show within the second. The clock is the test's.
+ */
+
+let now = new Date('2026-12-01T10:00:00.000Z').getTime();
+const clock = { now: () => new Date(now) };
+let t: TestApp;
+let alice: TestUser;
+let adminToken: string;
+let shown: number;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { clock });
+  alice = await createUser(t.app);
+  adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json().access_token;
+  const image = await uploadImage(t.app, alice, { title: 'Muro del porto' });
+  await approve(t.app, image.id_image);
+  shown = image.id_image;
+});
+afterAll(() => t.close());
+
+const get = (url: string, token?: string) =>
+  t.app.inject({ method: 'GET', url, headers: token === undefined ? {} : bearer(token) });
+
+type Listed = { images: Array<{ id_image: number; titolo_img: string; likes_count: number }> };
+const likesOf = (body: Listed, id: number) =>
+  body.images.find((image) => image.id_image === id)?.likes_count;
+
+describe('public lists kept for anonymous visitors', () => {
+  it('answers the same bytes and headers from the cache as when computed', async () => {
+    const first = await get('/api/images');
+    const second = await get('/api/images');
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.json<Listed>().images.map((image) => image.id_image)).toContain(shown);
+  });
+
+  it('shows a like to its author at once and to everybody within the second', async () => {
+    const before = likesOf((await get('/api/images')).json(), shown);
+    const like = await t.app.inject({
+      method: 'POST',
+      url: `/api/images/${shown}/interactions`,
+      headers: bearer(alice.token),
+      payload: { id_tipo_interazione: 1 },
+    });
+    expect(like.json()).toEqual({ action: 'added' });
+    expect(likesOf((await get('/api/images', alice.token)).json(), shown)).toBe(before! + 1);
+    // A reaction does not empty the cache: the kept list may lag, by at most the TTL.
+    expect(likesOf((await get('/api/images')).json(), shown)).toBe(before);
+    now += PUBLIC_CACHE_TTL_MS;
+    expect(likesOf((await get('/api/images')).json(), shown)).toBe(before! + 1);
+  });
+
+  it('empties at once on a change made through the API: an approval, an edit', async () => {
+    const kept = (await get(`/api/users/${alice.id}/images`)).json<Listed>();
+    const pending = await uploadImage(t.app, alice, { title: 'Muro della stazione' });
+    const approval = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/approve-image/${pending.filename}`,
+      headers: bearer(adminToken),
+    });
+    expect(approval.statusCode).toBe(200);
+    const after = (await get(`/api/users/${alice.id}/images`)).json<Listed>();
+    expect(after.images.length).toBe(kept.images.length + 1);
+    expect(after.images.map((image) => image.id_image)).toContain(pending.id_image);
+
+    expect((await get('/api/search?query=stazione')).json<Listed>().images).toHaveLength(1);
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/images/${pending.id_image}`,
+      headers: bearer(adminToken),
+      payload: { titolo_img: 'Muro della piazza' },
+    });
+    expect(edit.statusCode).toBe(200);
+    expect((await get('/api/search?query=stazione')).json<Listed>().images).toHaveLength(0);
+    expect((await get('/api/search?query=piazza')).json<Listed>().images).toHaveLength(1);
+  });
+
+  it('keeps no refusal: a gallery that did not exist is served once it does', async () => {
+    const missing = await get('/api/categories/4242/images');
+    expect(missing.statusCode).toBe(404);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/categories',
+      headers: bearer(adminToken),
+      payload: { nome: 'porti' },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id_categoria: number }>().id_categoria;
+    expect((await get(`/api/categories/${id}/images`)).statusCode).toBe(200);
+  });
+});
