@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let webDistDir: string;
 const INDEX = '<!doctype html><html lang="it"><title>Muri Parlanti</title><div id="root"></div>';
+const BIG = 'export const muri = ' + JSON.stringify('scritta '.repeat(500)) + ';\n';
 
 beforeAll(async () => {
   // A stand-in for the built web app, so these tests do not depend on `npm run build`.
@@ -14,6 +16,13 @@ beforeAll(async () => {
   await fs.mkdir(path.join(webDistDir, 'assets'));
   await fs.writeFile(path.join(webDistDir, 'index.html'), INDEX);
   await fs.writeFile(path.join(webDistDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  // The copies the build makes of larger assets (web/vite.config.ts).
+  await fs.writeFile(path.join(webDistDir, 'assets', 'big-def456.js'), BIG);
+  await fs.writeFile(
+    path.join(webDistDir, 'assets', 'big-def456.js.br'),
+    zlib.brotliCompressSync(BIG),
+  );
+  await fs.writeFile(path.join(webDistDir, 'assets', 'big-def456.js.gz'), zlib.gzipSync(BIG));
   await fs.writeFile(path.join(webDistDir, 'favicon.svg'), '<svg/>');
   t = await buildTestApp({ webDistDir });
 });
@@ -47,6 +56,33 @@ describe('single origin (D1)', () => {
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('sends the brotli or gzip copy of an asset to a browser that accepts it', async () => {
+    const url = '/assets/big-def456.js';
+    const br = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(BIG);
+
+    const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toBe(BIG);
+
+    const plain = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
   });
 
   it('keeps unknown files, image paths and non-GET requests out of the web app', async () => {

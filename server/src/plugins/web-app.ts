@@ -21,6 +21,9 @@ export const webAppPlugin = fp(
         wildcard: false,
         index: false,
         serveDotFiles: false,
+        // The build leaves .br and .gz copies of the text assets (web/vite.config.ts): sent,
+        // with Vary: Accept-Encoding, to a browser that accepts them.
+        preCompressed: true,
         cacheControl: false,
         // reply.sendFile is decorated by the image files' registration; roots are passed per call.
         decorateReply: false,
