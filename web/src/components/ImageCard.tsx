@@ -20,13 +20,20 @@ interface ImageCardProps {
   variant?: 'masonry' | 'slide';
   /** Load at once (the first row of a gallery) instead of when it comes near the screen. */
   eager?: boolean;
+  /** The page's largest picture on arrival (its LCP): fetched before anything else. */
+  priority?: boolean;
 }
 
 /**
  * One picture leading to its page: the box has its final size from the start (no layout
  * shift) and shows the blurred ThumbHash until the thumbnail arrives.
  */
-export function ImageCard({ image, variant = 'masonry', eager = false }: ImageCardProps) {
+export function ImageCard({
+  image,
+  variant = 'masonry',
+  eager = false,
+  priority = false,
+}: ImageCardProps) {
   const [loaded, setLoaded] = useState(false);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const slide = variant === 'slide';
@@ -62,10 +69,12 @@ export function ImageCard({ image, variant = 'masonry', eager = false }: ImageCa
         // Slides stay small; masonry columns can grow wide enough to want the display size.
         srcSet={slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
         sizes={slide ? undefined : '(max-width: 600px) 50vw, (max-width: 1200px) 33vw, 20vw'}
-        alt={alt}
+        // The link around it is named by the same words (aria-label): said once, not twice.
+        alt=""
         width={image.width}
         height={image.height}
-        loading={eager ? 'eager' : 'lazy'}
+        loading={eager || priority ? 'eager' : 'lazy'}
+        fetchPriority={priority ? 'high' : undefined}
         decoding="async"
         draggable={slide ? false : undefined}
         onLoad={() => {

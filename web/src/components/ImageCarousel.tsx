@@ -9,6 +9,8 @@ import { ImageCard, SLIDE_RATIO } from './ImageCard.js';
 /** SPEC §9: 5 pictures side by side on desktop, 2 on small screens. */
 const SLIDE_WIDTH = { xs: '50%', sm: '20%' };
 const GAP = 12;
+/** The most slides in view at once (desktop): the ones an eager carousel loads at once. */
+const SLIDES_IN_VIEW = 5;
 
 const arrowSx = {
   position: 'absolute',
@@ -27,7 +29,16 @@ const arrowSx = {
  * Pictures in a row that wraps around: swipe or drag it, or use the arrows (SPEC §2). When
  * every picture already fits, it stands still and the arrows go away.
  */
-export function ImageCarousel({ images, label }: { images: GalleryImage[]; label: string }) {
+export function ImageCarousel({
+  images,
+  label,
+  eager = false,
+}: {
+  images: GalleryImage[];
+  label: string;
+  /** The carousel at the top of a page: the slides in view load at once, the first one first. */
+  eager?: boolean;
+}) {
   const [viewport, embla] = useEmblaCarousel({
     loop: true,
     align: 'start',
@@ -74,7 +85,12 @@ export function ImageCarousel({ images, label }: { images: GalleryImage[]; label
               aria-label={`${index + 1} di ${images.length}`}
               sx={{ flex: '0 0 auto', width: SLIDE_WIDTH, minWidth: 0, pl: `${GAP}px` }}
             >
-              <ImageCard image={image} variant="slide" />
+              <ImageCard
+                image={image}
+                variant="slide"
+                eager={eager && index < SLIDES_IN_VIEW}
+                priority={eager && index === 0}
+              />
             </Box>
           ))}
         </Box>
@@ -103,7 +119,7 @@ export function ImageCarousel({ images, label }: { images: GalleryImage[]; label
 export function CarouselSkeleton() {
   return (
     <Box aria-hidden sx={{ display: 'flex', ml: `-${GAP}px`, overflow: 'hidden' }}>
-      {Array.from({ length: 5 }, (_, index) => (
+      {Array.from({ length: SLIDES_IN_VIEW }, (_, index) => (
         <Box key={index} sx={{ flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` }}>
           <Skeleton
             variant="rounded"

@@ -73,7 +73,7 @@ function TrendingSection() {
     body = <EmptyMessage message="Nessuna immagine disponibile" />;
   else if (trending.data.images.length === 0)
     body = <EmptyMessage message="Nessuna immagine trending disponibile" />;
-  else body = <ImageCarousel images={trending.data.images} label={WEEK_TITLE} />;
+  else body = <ImageCarousel images={trending.data.images} label={WEEK_TITLE} eager />;
   return (
     <Section id="home-trending" title={WEEK_TITLE}>
       {body}
@@ -114,12 +114,10 @@ function CategoryCarousel({ category }: { category: Category }) {
   );
 }
 
-function CategoryCarousels() {
-  // A failed list only leaves these carousels out; the rest of home still works.
-  const { data } = usePopularCategories(HOME_CATEGORIES);
+function CategoryCarousels({ categories }: { categories: Category[] }) {
   return (
     <>
-      {(data ?? []).map((category) => (
+      {categories.map((category) => (
         <CategoryCarousel key={category.id_categoria} category={category} />
       ))}
     </>
@@ -138,14 +136,17 @@ function AllImagesSection() {
 /** SPEC §2 home: the week's writings, a carousel per popular category, then everything. */
 export default function HomePage() {
   usePageTitle();
+  const popular = usePopularCategories(HOME_CATEGORIES);
   return (
     <>
       <Typography component="h1" sx={visuallyHidden}>
         Muri Parlanti
       </Typography>
       <TrendingSection />
-      <CategoryCarousels />
-      <AllImagesSection />
+      <CategoryCarousels categories={popular.data ?? []} />
+      {/* Below the carousels once their list is known: shown earlier, it would jump down the
+          page when they arrive (layout shift). A failed list only leaves the carousels out. */}
+      {!popular.isPending && <AllImagesSection />}
       <ScrollTopButton threshold={200} />
     </>
   );
