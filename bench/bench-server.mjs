@@ -23,7 +23,12 @@ app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) =>
 });
 // The server's own view of its memory, so a soak can tell the JavaScript heap from native
 // memory (libvips, SQLite, the allocator) when RSS grows.
-app.get('/api/bench/memory', { schema: { hide: true } }, () => process.memoryUsage());
+// With ?gc=1 a full collection runs first (the bench starts this server with --expose-gc), so
+// the heap figure is what is alive, without the collector's sawtooth.
+app.get('/api/bench/memory', { schema: { hide: true } }, (request) => {
+  if (/** @type {{ gc?: string }} */ (request.query).gc === '1') globalThis.gc?.();
+  return process.memoryUsage();
+});
 await app.ready();
 const answer = await app.inject({ method: 'GET', url: '/api/images?limit=120' });
 if (answer.statusCode !== 200) throw new Error(`capture failed: ${String(answer.statusCode)}`);

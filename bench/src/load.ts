@@ -46,8 +46,8 @@ export interface ServerHandle {
   peakRss(): number;
   /** The current RSS (VmRSS), in bytes. */
   rss(): number;
-  /** The server's process.memoryUsage(), through a bench-only route. */
-  memory(): Promise<NodeJS.MemoryUsage>;
+  /** The server's process.memoryUsage(), through a bench-only route; after a full GC if asked. */
+  memory(options?: { gc: boolean }): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export interface LoadResult {
   peakRss: number;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -90,20 +90,24 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 export async function startServer(env: Record<string, string>): Promise<ServerHandle> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(benchDir, 'bench-server.mjs')], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      // Load tests from one address would hit the per-address limits at once.
-      RATE_LIMITS: '0',
-      DEMO_CONTENT: '0',
-      // No background work competes with requests unless a scenario asks for it.
-      JOBS_IN_SERVER: '0',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--expose-gc', path.join(benchDir, 'bench-server.mjs')],
+    {
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        // Load tests from one address would hit the per-address limits at once.
+        RATE_LIMITS: '0',
+        DEMO_CONTENT: '0',
+        // No background work competes with requests unless a scenario asks for it.
+        JOBS_IN_SERVER: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     // Kept short: only the start-up lines matter when the server fails to come up.
@@ -132,8 +136,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
     origin,
     peakRss: () => procStatus(pid, 'VmHWM'),
     rss: () => procStatus(pid, 'VmRSS'),
-    async memory() {
-      const response = await fetch(`${origin}/api/bench/memory`);
+    async memory(options) {
+      const query = options?.gc === true ? '?gc=1' : '';
+      const response = await fetch(`${origin}/api/bench/memory${query}`);
       return (await response.json()) as NodeJS.MemoryUsage;
     },
     async stop() {
