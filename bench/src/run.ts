@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,8 +12,10 @@ import {
   printTable,
   startServer,
   type LoadResult,
+  type RequestShape,
   type ServerHandle,
 } from './load.js';
+import { createTokenService } from '../../server/src/modules/auth/tokens.js';
 
 /*
  * `npm run bench -- [--size 100k|1m] [--engine sqlite|postgres] [--only a,b] [--seconds 10]
@@ -67,6 +70,18 @@ function fail(message: string): never {
 interface Scenario {
   name: string;
   path: string;
+  request?: RequestShape;
+}
+
+/**
+ * A logged-in visitor's Authorization header, signed with the secret the server generated in
+ * its data folder at start. Logged-in viewers are never served the answers kept for anonymous
+ * visitors (server/src/plugins/public-cache.ts), so their scenario measures the full work.
+ */
+function loggedIn(catalogue: Catalogue, userId: number): RequestShape {
+  const secret = fs.readFileSync(path.join(catalogue.dataDir, 'jwt-secret'), 'utf8').trim();
+  const token = createTokenService(secret).sign({ userId, version: 0 });
+  return { headers: { authorization: `Bearer ${token}` } };
 }
 
 async function json(server: ServerHandle, urlPath: string): Promise<Record<string, unknown>> {
@@ -82,6 +97,11 @@ async function scenarios(server: ServerHandle, catalogue: Catalogue): Promise<Sc
   const list: Scenario[] = [
     { name: 'reference', path: '/api/bench/reference' },
     { name: 'gallery', path: `/api/images?limit=${String(GALLERY)}` },
+    {
+      name: 'gallery-logged-in',
+      path: `/api/images?limit=${String(GALLERY)}`,
+      request: loggedIn(catalogue, meta.userId),
+    },
     { name: 'category', path: `/api/categories/${String(meta.categoryId)}/images?limit=120` },
     { name: 'tag', path: `/api/tags/${String(meta.tagId)}/images?limit=120` },
     { name: 'profile', path: `/api/users/${String(meta.userId)}/images?limit=30` },
@@ -143,9 +163,14 @@ async function main(): Promise<void> {
     for (const scenario of await scenarios(server, catalogue)) {
       // A short warm-up: the first requests fill caches and JIT-compile, which is not what a
       // server that has been running looks like.
-      await load(server, scenario.name, scenario.path, { seconds: 1, connections });
+      const { request } = scenario;
+      await load(server, scenario.name, scenario.path, { seconds: 1, connections, request });
       await drain(server);
-      const result = await load(server, scenario.name, scenario.path, { seconds, connections });
+      const result = await load(server, scenario.name, scenario.path, {
+        seconds,
+        connections,
+        request,
+      });
       await drain(server);
       results.push(result);
       process.stdout.write(
@@ -157,11 +182,14 @@ async function main(): Promise<void> {
     const find = (prefix: string) => results.find((r) => r.name.startsWith(prefix));
     const reference = find('reference');
     const gallery = find('gallery');
-    if (reference !== undefined && gallery !== undefined) {
-      process.stdout.write(
-        `\ngallery / reference throughput: ${((gallery.requestsPerSecond / reference.requestsPerSecond) * 100).toFixed(0)} %\n`,
-      );
+    for (const page of [gallery, find('gallery-logged-in')]) {
+      if (reference !== undefined && page !== undefined) {
+        process.stdout.write(
+          `\n${page.name} / reference throughput: ${((page.requestsPerSecond / reference.requestsPerSecond) * 100).toFixed(0)} %`,
+        );
+      }
     }
+    process.stdout.write('\n');
     for (const deep of [find('deep-skip'), find('deep-cursor')]) {
       if (deep !== undefined && gallery !== undefined) {
         process.stdout.write(
