@@ -6,8 +6,8 @@ import { approve, uploadImage } from './helpers/images.js';
 
 /*
  * The public lists kept for anonymous visitors (plugins/public-cache.ts): the same bytes for
- * everyone for a second, emptied by any change made through the API, never for a logged-in
- * viewer, and reactions show within the second. The clock is the test's.
+ * everyone for a second, emptied by any change made through the API; logged-in viewers get
+ * them with their own reactions; counts show within the second. The clock is the test's.
  */
 
 let now = new Date('2026-12-01T10:00:00.000Z').getTime();
@@ -30,9 +30,14 @@ afterAll(() => t.close());
 const get = (url: string, token?: string) =>
   t.app.inject({ method: 'GET', url, headers: token === undefined ? {} : bearer(token) });
 
-type Listed = { images: Array<{ id_image: number; titolo_img: string; likes_count: number }> };
+type Own = Array<{ id_tipo_interazione: number; id_utente: number }>;
+type Listed = {
+  images: Array<{ id_image: number; titolo_img: string; likes_count: number; interactions: Own }>;
+};
 const likesOf = (body: Listed, id: number) =>
   body.images.find((image) => image.id_image === id)?.likes_count;
+const ownOf = (body: Listed, id: number) =>
+  body.images.find((image) => image.id_image === id)?.interactions;
 
 describe('public lists kept for anonymous visitors', () => {
   it('answers the same bytes and headers from the cache as when computed', async () => {
@@ -45,7 +50,8 @@ describe('public lists kept for anonymous visitors', () => {
     expect(second.json<Listed>().images.map((image) => image.id_image)).toContain(shown);
   });
 
-  it('shows a like to its author at once and to everybody within the second', async () => {
+  it("marks a viewer's own like at once; the count shows within the second", async () => {
+    const bruno = await createUser(t.app);
     const before = likesOf((await get('/api/images')).json(), shown);
     const like = await t.app.inject({
       method: 'POST',
@@ -54,11 +60,22 @@ describe('public lists kept for anonymous visitors', () => {
       payload: { id_tipo_interazione: 1 },
     });
     expect(like.json()).toEqual({ action: 'added' });
-    expect(likesOf((await get('/api/images', alice.token)).json(), shown)).toBe(before! + 1);
-    // A reaction does not empty the cache: the kept list may lag, by at most the TTL.
+    // Alice's list is the kept one with her own reactions added; Bruno's has none of hers.
+    const hers = (await get('/api/images', alice.token)).json<Listed>();
+    expect(ownOf(hers, shown)).toEqual([{ id_tipo_interazione: 1, id_utente: alice.id }]);
+    expect(ownOf((await get('/api/images', bruno.token)).json(), shown)).toEqual([]);
+    expect(ownOf((await get('/api/images')).json(), shown)).toEqual([]);
+    // A reaction does not empty the cache: the kept counts may lag, by at most the TTL.
+    expect(likesOf(hers, shown)).toBe(before);
     expect(likesOf((await get('/api/images')).json(), shown)).toBe(before);
     now += PUBLIC_CACHE_TTL_MS;
     expect(likesOf((await get('/api/images')).json(), shown)).toBe(before! + 1);
+    expect(likesOf((await get('/api/images', bruno.token)).json(), shown)).toBe(before! + 1);
+    for (const url of [`/api/users/${alice.id}/images`, '/api/search?query=porto']) {
+      expect(ownOf((await get(url, alice.token)).json(), shown), url).toEqual([
+        { id_tipo_interazione: 1, id_utente: alice.id },
+      ]);
+    }
   });
 
   it('empties at once on a change made through the API: an approval, an edit', async () => {

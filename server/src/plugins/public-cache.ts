@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../lib/clock.js';
+import type { UserRow } from '../db/tables.js';
 
 /*
  * The lists of approved images that every anonymous visitor gets alike (the galleries,
@@ -8,8 +9,8 @@ import type { Clock } from '../lib/clock.js';
  * Why: a gallery page of 120 images costs about a millisecond of database work and as much
  * again to shape and serialise, while the busiest pages (the home page's, a popular
  * category's) are the same bytes for everybody; sending kept bytes costs what the bench's
- * reference route costs (issue 8, goal 1). Logged-in viewers always get a fresh answer: it
- * carries their own reactions.
+ * reference route costs (issue 8, goal 1). Logged-in viewers get the kept answer with their own
+ * reactions added (one query), or a fresh one where a route's answer depends on who asks.
  *
  * Freshness: every successful change made through the API (an upload, a moderation decision, an
  * edit, a deletion, an account change) empties the cache before its answer leaves, so whoever
@@ -34,16 +35,28 @@ declare module 'fastify' {
 
 export interface PublicCache {
   /**
-   * Sends the answer of `compute`, kept for anonymous visitors by the request's URL. Concurrent
-   * misses for one URL share one computation.
+   * Sends the answer of `compute`, kept for anonymous visitors by the request's URL; concurrent
+   * misses for one URL share one computation. A logged-in viewer gets `personalise` applied to
+   * the kept anonymous answer (their own reactions added) when the route gives one, else a
+   * fresh `compute` for them.
    */
-  send<T>(request: FastifyRequest, reply: FastifyReply, compute: () => Promise<T>): Promise<void>;
+  send<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    compute: (viewer: UserRow | null) => Promise<T>,
+    personalise?: (shared: T, viewer: UserRow) => Promise<T>,
+  ): Promise<void>;
   /** Forgets every kept answer. */
   clear(): void;
 }
 
-interface Entry {
+/** An anonymous answer: its value (for personalising) and its JSON (to send as it is). */
+interface Answer {
+  value: unknown;
   body: string;
+}
+
+interface Entry extends Answer {
   expires: number;
 }
 
@@ -52,7 +65,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createPublicCache(clock: Clock): PublicCache {
   const entries = new Map<string, Entry>();
-  const pending = new Map<string, Promise<string>>();
+  const pending = new Map<string, Promise<Answer>>();
   let bytes = 0;
   // Bumped by every clear: an answer computed across a change is not kept.
   let generation = 0;
@@ -64,10 +77,10 @@ export function createPublicCache(clock: Clock): PublicCache {
     entries.delete(key);
   }
 
-  function keep(key: string, body: string): void {
+  function keep(key: string, answer: Answer): void {
     drop(key);
-    entries.set(key, { body, expires: clock.now().getTime() + PUBLIC_CACHE_TTL_MS });
-    bytes += body.length;
+    entries.set(key, { ...answer, expires: clock.now().getTime() + PUBLIC_CACHE_TTL_MS });
+    bytes += answer.body.length;
     // Oldest first: a Map iterates in insertion order.
     for (const oldest of entries.keys()) {
       if (bytes <= MAX_BYTES) break;
@@ -75,41 +88,44 @@ export function createPublicCache(clock: Clock): PublicCache {
     }
   }
 
+  /** The anonymous answer of a URL: kept, being computed, or computed now. */
+  function anonymous(key: string, reply: FastifyReply, compute: () => Promise<unknown>) {
+    const entry = entries.get(key);
+    if (entry !== undefined && entry.expires > clock.now().getTime()) return entry;
+    const running = pending.get(key);
+    if (running !== undefined) return running;
+    const started = generation;
+    const computed = compute()
+      .then((value) => {
+        const serialised = reply.serialize(value);
+        // The route's schema serialiser makes a string; Buffers only come from elsewhere.
+        const body =
+          typeof serialised === 'string' ? serialised : new TextDecoder().decode(serialised);
+        const answer = { value, body };
+        if (generation === started) keep(key, answer);
+        return answer;
+      })
+      .finally(() => {
+        if (pending.get(key) === computed) pending.delete(key);
+      });
+    pending.set(key, computed);
+    return computed;
+  }
+
   return {
-    async send(request, reply, compute) {
-      if (request.user !== null) {
-        void reply.send(await compute());
+    async send(request, reply, compute, personalise) {
+      const viewer = request.user;
+      if (viewer !== null && personalise === undefined) {
+        void reply.send(await compute(viewer));
         return;
       }
-      const key = request.url;
-      const entry = entries.get(key);
-      if (entry !== undefined && entry.expires > clock.now().getTime()) {
-        void reply.type(JSON_TYPE).send(entry.body);
+      const shared = await anonymous(request.url, reply, () => compute(null));
+      if (viewer === null || personalise === undefined) {
+        void reply.type(JSON_TYPE).send(shared.body);
         return;
       }
-      let body = pending.get(key);
-      if (body === undefined) {
-        const started = generation;
-        const computed = compute()
-          .then((value) => {
-            const serialised = reply.serialize(value);
-            // The route's schema serialiser makes a string; Buffers only come from elsewhere.
-            return typeof serialised === 'string'
-              ? serialised
-              : new TextDecoder().decode(serialised);
-          })
-          .then((serialised) => {
-            if (generation === started) keep(key, serialised);
-            return serialised;
-          })
-          .finally(() => {
-            if (pending.get(key) === computed) pending.delete(key);
-          });
-        pending.set(key, computed);
-        body = computed;
-      }
-      const ready = await body;
-      void reply.type(JSON_TYPE).send(ready);
+      // A URL is always answered by the same route, so its kept value has that route's type.
+      void reply.send(await personalise(shared.value as Parameters<typeof personalise>[0], viewer));
     },
     clear() {
       generation += 1;

@@ -122,8 +122,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      await publicCache.send(request, reply, () =>
-        images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), request.user),
+      await publicCache.send(
+        request,
+        reply,
+        (viewer) =>
+          images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), viewer),
+        images.withOwnReactions,
       );
       return reply;
     },
@@ -143,7 +147,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      await publicCache.send(request, reply, () => images.trending(request.user));
+      await publicCache.send(
+        request,
+        reply,
+        (viewer) => images.trending(viewer),
+        images.withOwnReactions,
+      );
       return reply;
     },
   );
@@ -172,11 +181,16 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      await publicCache.send(request, reply, async () => {
-        const page = toPage(request.query, GALLERY_PAGE);
-        const found = await ctx.search.search(request.query.query, page.skip, page.limit);
-        return { images: await images.inOrder(found.ids, request.user), total: found.total };
-      });
+      await publicCache.send(
+        request,
+        reply,
+        async (viewer) => {
+          const page = toPage(request.query, GALLERY_PAGE);
+          const found = await ctx.search.search(request.query.query, page.skip, page.limit);
+          return { images: await images.inOrder(found.ids, viewer), total: found.total };
+        },
+        images.withOwnReactions,
+      );
       return reply;
     },
   );
@@ -208,8 +222,10 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      await publicCache.send(request, reply, () =>
-        images.related(request.params.id, toPage(request.query, GALLERY_PAGE), request.user),
+      // No shared answer for logged-in viewers: the uploader and administrators also see the
+      // related images of a picture still under review, which is a 404 for everyone else.
+      await publicCache.send(request, reply, (viewer) =>
+        images.related(request.params.id, toPage(request.query, GALLERY_PAGE), viewer),
       );
       return reply;
     },
@@ -320,14 +336,19 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         },
       },
       async (request, reply) => {
-        await publicCache.send(request, reply, async () => {
-          await gallery.ensureExists(request.params.id);
-          return images.gallery(
-            { kind: gallery.kind, id: request.params.id },
-            toGalleryPage(request.query, GALLERY_PAGE),
-            request.user,
-          );
-        });
+        await publicCache.send(
+          request,
+          reply,
+          async (viewer) => {
+            await gallery.ensureExists(request.params.id);
+            return images.gallery(
+              { kind: gallery.kind, id: request.params.id },
+              toGalleryPage(request.query, GALLERY_PAGE),
+              viewer,
+            );
+          },
+          images.withOwnReactions,
+        );
         return reply;
       },
     );
@@ -407,14 +428,19 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       },
     },
     async (request, reply) => {
-      await publicCache.send(request, reply, async () => {
-        await users.getPublic(request.params.id);
-        return images.profileGallery(
-          request.params.id,
-          toGalleryPage(request.query, PROFILE_PAGE),
-          request.user,
-        );
-      });
+      await publicCache.send(
+        request,
+        reply,
+        async (viewer) => {
+          await users.getPublic(request.params.id);
+          return images.profileGallery(
+            request.params.id,
+            toGalleryPage(request.query, PROFILE_PAGE),
+            viewer,
+          );
+        },
+        images.withOwnReactions,
+      );
       return reply;
     },
   );

@@ -25,6 +25,8 @@ export const IMAGE_MESSAGES = {
 
 /** Who is looking: decides visibility of non-approved images and whose reactions are shown. */
 export type Viewer = UserRow | null;
+/** An image as every public list shows it. */
+type GalleryImage = ReturnType<typeof toGalleryImage>;
 
 /** D6: trending keeps 20 images over the last 7 days. */
 const TRENDING_SIZE = 20;
@@ -186,6 +188,36 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
         trendingCache = { ids: [...recent, ...fill], at: now };
       }
       return { images: await inOrder(trendingCache.ids, viewer) };
+    },
+
+    /**
+     * A list answered to anonymous visitors, as `viewer` gets it: the same images with the
+     * viewer's own reactions (D5), in one query. The list itself is never changed: it may be
+     * shared (plugins/public-cache.ts).
+     */
+    // An arrow, so the routes can hand it on as it is.
+    withOwnReactions: async <T extends { images: ReadonlyArray<GalleryImage> }>(
+      list: T,
+      viewer: UserRow,
+    ): Promise<T> => {
+      const toggles = await repo.togglesOfUser(
+        db,
+        viewer.id_utente,
+        list.images.map((image) => image.id_image),
+      );
+      const own = new Map<number, GalleryImage['interactions']>();
+      for (const toggle of toggles) {
+        const mine = own.get(toggle.id_image) ?? [];
+        mine.push({ id_tipo_interazione: toggle.id_tipo_interazione, id_utente: viewer.id_utente });
+        own.set(toggle.id_image, mine);
+      }
+      return {
+        ...list,
+        images: list.images.map((image) => ({
+          ...image,
+          interactions: own.get(image.id_image) ?? [],
+        })),
+      };
     },
 
     /** Every own image of every status, for the data export (D9). */
