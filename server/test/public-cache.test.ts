@@ -103,6 +103,22 @@ describe('public lists kept for anonymous visitors', () => {
     expect((await get('/api/search?query=piazza')).json<Listed>().images).toHaveLength(1);
   });
 
+  it('stays through logins and new accounts, which change no public list', async () => {
+    now += PUBLIC_CACHE_TTL_MS;
+    const kept = (await get('/api/images')).body;
+    // Written past the API, so only the TTL or an API change would show it.
+    await t.app.ctx.database.db
+      .updateTable('images')
+      .set({ titolo_img: 'Titolo scritto a mano' })
+      .where('id_image', '=', shown)
+      .execute();
+    expect((await login(t.app, alice.username, alice.password)).statusCode).toBe(200);
+    await createUser(t.app);
+    expect((await get('/api/images')).body).toBe(kept);
+    now += PUBLIC_CACHE_TTL_MS;
+    expect((await get('/api/images')).body).toContain('Titolo scritto a mano');
+  });
+
   it('keeps no refusal: a gallery that did not exist is served once it does', async () => {
     const missing = await get('/api/categories/4242/images');
     expect(missing.statusCode).toBe(404);

@@ -14,13 +14,18 @@ import type { UserRow } from '../db/tables.js';
  *
  * Freshness: every successful change made through the API (an upload, a moderation decision, an
  * edit, a deletion, an account change) empties the cache before its answer leaves, so whoever
- * made a change sees it at once. Reactions, views and downloads do not: at a thousand views a
+ * made a change sees it at once. Reactions, views and downloads do not (at a thousand views a
  * second they would empty it all the time; the counts in a kept list may therefore be up to
- * TTL_MS old (the image's own page is never kept). Changes made outside this process (a job
+ * PUBLIC_CACHE_TTL_MS old, and the image's own page is never kept), nor do logins and new
+ * accounts, which change no public list. Changes made outside this process (a job
  * worker of its own) show within the same bound.
  */
 export const PUBLIC_CACHE_TTL_MS = 1000;
-/** A 120-image page is about 90 KB; this keeps the few hundred busiest pages at most. */
+/**
+ * A 120-image page is about 90 KB of JSON: this keeps the few hundred busiest pages at most
+ * (counted in JSON characters; each page's parsed value, kept for logged-in viewers, takes a
+ * few times as much again).
+ */
 const MAX_BYTES = 16 * 1024 * 1024;
 
 declare module 'fastify' {

@@ -47,7 +47,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/auth/register',
     {
-      config: { rateLimit: RATE_LIMITS.register },
+      // A new account changes no public list (plugins/public-cache.ts).
+      config: { rateLimit: RATE_LIMITS.register, keepsPublicCache: true },
       schema: {
         tags: ['auth'],
         summary: 'Create an account and open a session',
@@ -64,7 +65,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.post(
     '/auth/login',
     {
-      config: { rateLimit: RATE_LIMITS.login },
+      // Logging in changes nothing public: the kept lists stay (plugins/public-cache.ts).
+      config: { rateLimit: RATE_LIMITS.login, keepsPublicCache: true },
       schema: {
         tags: ['auth'],
         summary: 'Open a session with username and password',
