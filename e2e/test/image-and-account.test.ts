@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCategory,
@@ -99,6 +99,11 @@ async function open(
       expect(errors).toEqual([]);
     },
   };
+}
+
+/** A reaction button of the image page: named by its reaction and its count ('Mi piace: 3'). */
+function reaction(page: Page, label: string): Locator {
+  return page.getByRole('button', { name: new RegExp(`^${label}: \\d+$`) });
 }
 
 async function counts(user: ApiUser, id: number) {
@@ -287,24 +292,26 @@ describe('image page', () => {
     // The view of this load is counted once.
     await page.getByText('1 visualizzazione', { exact: true }).waitFor();
 
-    const like = page.getByRole('button', { name: 'Mi piace', exact: true });
+    // Each button is named by its reaction and its count, which is also its visible text.
+    const like = reaction(page, 'Mi piace');
     await expect(like.getAttribute('aria-pressed')).resolves.toBe('false');
     await expect(like.innerText()).resolves.toBe('0');
+    await page.getByRole('button', { name: 'Mi piace: 0', exact: true }).waitFor();
     for (const name of ['Preferiti', 'Triste', 'Non mi piace', 'Wow']) {
-      await expect(page.getByRole('button', { name, exact: true }).innerText()).resolves.toBe('0');
+      await page.getByRole('button', { name: `${name}: 0`, exact: true }).waitFor();
     }
 
     await like.click();
-    await page.locator('[aria-label="Mi piace"][aria-pressed="true"]').waitFor();
+    await page.locator('[aria-label="Mi piace: 1"][aria-pressed="true"]').waitFor();
     await expect(like.innerText()).resolves.toBe('1');
     expect((await counts(viewer, imageId)).is_liked).toBe(true);
     await like.click();
-    await page.locator('[aria-label="Mi piace"][aria-pressed="false"]').waitFor();
+    await page.locator('[aria-label="Mi piace: 0"][aria-pressed="false"]').waitFor();
     await expect(like.innerText()).resolves.toBe('0');
 
-    const favourite = page.getByRole('button', { name: 'Preferiti', exact: true });
+    const favourite = reaction(page, 'Preferiti');
     await favourite.click();
-    await page.locator('[aria-label="Preferiti"][aria-pressed="true"]').waitFor();
+    await page.locator('[aria-label="Preferiti: 1"][aria-pressed="true"]').waitFor();
     await expect(favourite.innerText()).resolves.toBe('1');
 
     // The download: saved under the server's name, counted at once.
@@ -351,7 +358,7 @@ describe('image page', () => {
     const phone = await open(VIEWPORTS.phone, viewer);
     await phone.page.goto(`${server.url}/image/${imageId}`);
     await phone.page.getByRole('heading', { name: 'Immagini Correlate' }).waitFor();
-    await phone.page.locator('[aria-label="Preferiti"][aria-pressed="true"]').waitFor();
+    await phone.page.locator('[aria-label^="Preferiti: "][aria-pressed="true"]').waitFor();
     await screenshot(phone.page, 'image-and-account-image-phone');
     await phone.close();
   });
@@ -359,7 +366,7 @@ describe('image page', () => {
   it('sends an anonymous reader to log in, then back to the picture', async () => {
     const { page, close } = await open();
     await page.goto(`${server.url}/image/${imageId}`);
-    await page.getByRole('button', { name: 'Mi piace', exact: true }).click();
+    await reaction(page, 'Mi piace').click();
     await page.waitForURL(`${server.url}/login`);
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(viewer.username);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(viewer.password);
@@ -383,11 +390,9 @@ describe('image page', () => {
     await page.goto(`${server.url}/image/${relatedId}`);
     await page.getByRole('heading', { name: 'Anche questo muro', level: 1 }).waitFor();
 
-    await page.getByRole('button', { name: 'Mi piace', exact: true }).click();
+    await reaction(page, 'Mi piace').click();
     await page.getByText('Errore durante il like').waitFor();
-    await expect(
-      page.getByRole('button', { name: 'Mi piace', exact: true }).innerText(),
-    ).resolves.toBe('0');
+    await expect(reaction(page, 'Mi piace').innerText()).resolves.toBe('0');
 
     await page.getByRole('button', { name: 'Scarica', exact: true }).click();
     await page.getByText("Errore nel download dell'immagine").waitFor();

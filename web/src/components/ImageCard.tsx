@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { imageAltText, imageTitle } from '../lib/imageText.js';
+import { imageLinkLabel, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
 import { thumbHashDataUrl } from './thumbhash.js';
 
@@ -37,12 +37,12 @@ export function ImageCard({
   const [loaded, setLoaded] = useState(false);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const slide = variant === 'slide';
-  const alt = imageAltText(image);
+  const label = imageLinkLabel(image);
   return (
     <Box
       component={RouterLink}
       to={`/image/${image.id_image}`}
-      aria-label={alt}
+      aria-label={label}
       draggable={slide ? false : undefined}
       sx={{
         display: 'block',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALT_MAX_LENGTH, imageAltText, imageTitle, truncate, UNTITLED } from './imageText.js';
+import {
+  ALT_MAX_LENGTH,
+  imageAltText,
+  imageLinkLabel,
+  imageTitle,
+  truncate,
+  UNTITLED,
+} from './imageText.js';
 
 const amore = { id_categoria: 4, nome: 'messaggi_amore' };
 const none = { id_categoria: 1, nome: 'Non categorizzata' };
@@ -80,5 +87,25 @@ describe('imageTitle', () => {
   it("is the title, or 'Scritta sul muro' when it is missing", () => {
     expect(imageTitle({ titolo_img: ' Forza  Roma ' })).toBe('Forza Roma');
     expect(imageTitle({ titolo_img: null, extracted_text: 'TESTO' })).toBe('Scritta sul muro');
+  });
+});
+
+describe('imageLinkLabel', () => {
+  const untitled = { titolo_img: null, category: { id_categoria: 1, nome: 'Non categorizzata' } };
+
+  it('is the whole title when there is one, however long', () => {
+    const long = 'Parole '.repeat(40).trim();
+    expect(imageLinkLabel({ titolo_img: 'Ti amo Roma' })).toBe('Ti amo Roma');
+    expect(imageLinkLabel({ titolo_img: long, extracted_text: 'ALTRO' })).toBe(long);
+  });
+
+  it('starts with the caption and adds what the wall says without a title', () => {
+    expect(imageLinkLabel({ ...untitled, extracted_text: 'FORZA\nROMA' })).toBe(
+      `${UNTITLED}: FORZA ROMA`,
+    );
+    expect(imageLinkLabel(untitled)).toBe(UNTITLED);
+    expect(
+      imageLinkLabel({ titolo_img: '  ', category: { id_categoria: 4, nome: 'messaggi_amore' } }),
+    ).toBe(`${UNTITLED}, categoria Amore`);
   });
 });

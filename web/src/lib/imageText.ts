@@ -56,3 +56,15 @@ export function imageAltText(image: Describable): string {
   }
   return `${UNTITLED}, categoria ${categoryDisplayName(category.nome)}`;
 }
+
+/**
+ * The name of a link made of the picture and its caption: it starts with the visible caption
+ * (WCAG 2.5.3, label in name). A title is both; without one the caption is 'Scritta sul muro'
+ * and what the wall says follows it.
+ */
+export function imageLinkLabel(image: Describable): string {
+  const caption = imageTitle(image);
+  if (squeeze(image.titolo_img) !== '') return caption;
+  const description = imageAltText(image);
+  return description.startsWith(caption) ? description : `${caption}: ${description}`;
+}

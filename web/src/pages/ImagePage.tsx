@@ -141,7 +141,9 @@ function ReactionButton({
   return (
     <Tooltip title={reaction.label} arrow>
       <Button
-        aria-label={reaction.label}
+        // The count is the button's visible text, so its name carries it too: a screen reader
+        // says 'Mi piace: 3', and speech input can use what it sees (WCAG 2.5.3).
+        aria-label={`${reaction.label}: ${count}`}
         aria-pressed={pressed}
         aria-busy={busy}
         color={pressed ? 'secondary' : 'inherit'}
