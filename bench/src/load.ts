@@ -156,9 +156,13 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * What a request sends besides a GET of `urlPath`: a method, headers and a body, or a
- * `setupRequest` that builds each request afresh (another image, another user).
+ * `setupRequest` that builds each request afresh (another image, another user); and, for a
+ * steady stream rather than as fast as possible, an `overallRate` in requests per second.
  */
-export type RequestShape = Pick<autocannon.Options, 'method' | 'headers' | 'body' | 'requests'>;
+export type RequestShape = Pick<
+  autocannon.Options,
+  'method' | 'headers' | 'body' | 'requests' | 'overallRate'
+>;
 
 /** One autocannon run against `urlPath`, with latencies recorded per response. */
 export async function load(

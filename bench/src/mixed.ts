@@ -26,7 +26,7 @@ export interface MixedSetup {
   kinds: Kind[];
 }
 
-interface Kind {
+export interface Kind {
   name: string;
   /** Share of the connections. */
   weight: number;
@@ -171,6 +171,25 @@ export async function prepareMixed(catalogue: Catalogue): Promise<MixedSetup> {
       RATE_LIMITS: '0',
     },
     kinds,
+  };
+}
+
+/** Anonymous views (interaction 7) of random images, as every image page records one (D5). */
+export function viewKind(catalogue: Catalogue): Kind {
+  const images = catalogue.meta.images;
+  return {
+    name: 'view',
+    weight: 1,
+    path: '/api/images/1/interactions',
+    request: {
+      method: 'POST',
+      ...each(() => ({
+        method: 'POST',
+        path: `/api/images/${String(1 + randomInt(images))}/interactions`,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"id_tipo_interazione":7}'),
+      })),
+    },
   };
 }
 

@@ -1,0 +1,150 @@
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { dropCatalogue, generateCatalogue } from './generate.js';
+import { drain, ensureServerBuild, load, mb, printTable, startServer } from './load.js';
+import type { LoadResult, ServerHandle } from './load.js';
+import { prepareMixed, viewKind, type Kind } from './mixed.js';
+
+/*
+ * `npm run bench:writes -- [--size 100k] [--engine sqlite|postgres] [--seconds 10]
+ *   [--connections 40] [--views 1000] [--likes 100]`
+ *
+ * Issue 8, goal 5: writes don't starve reads. Reads (anonymous gallery pages and image details,
+ * as fast as `--connections` allow) run alone, then together with a steady stream of
+ * `--views` anonymous views and `--likes` like toggles a second, then alone again; the reads'
+ * throughput with the writes is compared with the mean of the two runs without (the machine
+ * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table.
+ */
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '100k' },
+    engine: { type: 'string', default: 'sqlite' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '40' },
+    views: { type: 'string', default: '1000' },
+    likes: { type: 'string', default: '100' },
+    'postgres-url': {
+      type: 'string',
+      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
+  },
+});
+
+const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
+const MAX_READ_LOSS = 0.15;
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+function fail(message: string): never {
+  process.stderr.write(`bench:writes: ${message}\n`);
+  process.exit(2);
+}
+
+const images = SIZES[values.size.toLowerCase()] ?? fail('--size must be 10k, 100k or 1m');
+const engine =
+  values.engine === 'sqlite' || values.engine === 'postgres'
+    ? values.engine
+    : fail('--engine must be sqlite or postgres');
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const viewRate = Number(values.views);
+const likeRate = Number(values.likes);
+
+/** The reads, sharing `connections`: gallery pages and image details, half and half. */
+function runReads(server: ServerHandle, reads: Kind[]): Promise<LoadResult[]> {
+  return Promise.all(
+    reads.map((kind) =>
+      load(server, kind.name, kind.path, {
+        seconds,
+        connections: Math.max(1, Math.round(connections / reads.length)),
+        request: kind.request,
+      }),
+    ),
+  );
+}
+
+/** A steady stream of one write at `rate` a second; connections enough for slow answers. */
+function runWrites(server: ServerHandle, kind: Kind, rate: number): Promise<LoadResult> {
+  return load(server, kind.name, kind.path, {
+    seconds,
+    connections: Math.max(2, Math.ceil(rate / 100)),
+    request: { ...kind.request, overallRate: rate },
+  });
+}
+
+const readRate = (results: LoadResult[]) =>
+  results
+    .filter((r) => r.name === 'gallery' || r.name === 'detail')
+    .reduce((sum, r) => sum + r.requestsPerSecond, 0);
+
+async function main(): Promise<void> {
+  ensureServerBuild();
+  say(`Generating ${String(images)} images on ${engine}…`);
+  const catalogue = await generateCatalogue({
+    engine,
+    images,
+    postgresUrl: values['postgres-url'],
+  });
+  try {
+    const setup = await prepareMixed(catalogue);
+    const byName = (name: string) =>
+      setup.kinds.find((kind) => kind.name === name) ?? fail(`no '${name}' traffic`);
+    const reads = [byName('gallery'), byName('detail')];
+    const like = byName('like');
+    const view = viewKind(catalogue);
+    say(
+      `Machine: ${String(os.availableParallelism())} cores, ${mb(os.totalmem())}, Node ${process.version}; ` +
+        `${String(seconds)} s per run; reads on ${String(connections)} connections; ` +
+        `writes: ${String(viewRate)} views/s and ${String(likeRate)} likes/s`,
+    );
+    const server = await startServer({
+      DATA_DIR: catalogue.dataDir,
+      LOG_LEVEL: 'warn',
+      ...(catalogue.databaseUrl === undefined ? {} : { DATABASE_URL: catalogue.databaseUrl }),
+      ...setup.env,
+    });
+    try {
+      await runReads(server, reads); // warm-up, not counted
+      await drain(server);
+      const before = await runReads(server, reads);
+      await drain(server);
+      const mixed = await Promise.all([
+        runReads(server, reads),
+        runWrites(server, view, viewRate),
+        runWrites(server, like, likeRate),
+      ]).then(([r, v, l]) => [...r, v, l]);
+      await drain(server);
+      const after = await runReads(server, reads);
+
+      for (const [label, results] of [
+        ['reads alone', before],
+        ['reads with the writes', mixed],
+        ['reads alone again', after],
+      ] as const) {
+        say(`\n${label}:`);
+        printTable([...results]);
+      }
+      const alone = (readRate(before) + readRate(after)) / 2;
+      const withWrites = readRate(mixed);
+      const loss = 1 - withWrites / alone;
+      say(
+        `\nreads: ${alone.toFixed(0)} req/s alone (mean of the two runs), ` +
+          `${withWrites.toFixed(0)} req/s with the writes: ${(loss * 100).toFixed(1)} % lost ` +
+          `(goal ≤ ${String(MAX_READ_LOSS * 100)} %)`,
+      );
+      for (const write of mixed.filter((r) => r.name === 'view' || r.name === 'like')) {
+        say(
+          `${write.name}s: ${write.requestsPerSecond.toFixed(0)}/s done, p99 ${write.p99.toFixed(1)} ms, ` +
+            `${String(write.errors + write.non2xx)} errors`,
+        );
+      }
+      say(`server peak RSS (VmHWM): ${mb(server.peakRss())}`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await dropCatalogue(catalogue, values['postgres-url']);
+  }
+}
+
+await main();
