@@ -24,6 +24,8 @@ export interface MixedSetup {
   /** Handed to the server (JWT_SECRET), so the tokens minted here are valid there. */
   env: Record<string, string>;
   kinds: Kind[];
+  /** `Bearer …` headers of the logged-in visitors, valid with `env`. */
+  authorisations: string[];
 }
 
 export interface Kind {
@@ -54,7 +56,7 @@ function each(build: () => autocannon.Request): RequestShape {
 }
 
 /** A multipart/form-data body with the upload form's fields (SPEC §7). */
-function uploadBody(photo: Buffer, categoryId: number): { body: Buffer; type: string } {
+export function uploadBody(photo: Buffer, categoryId: number): { body: Buffer; type: string } {
   const boundary = `----muriload${randomBytes(8).toString('hex')}`;
   const field = (name: string, value: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
@@ -171,6 +173,7 @@ export async function prepareMixed(catalogue: Catalogue): Promise<MixedSetup> {
       RATE_LIMITS: '0',
     },
     kinds,
+    authorisations,
   };
 }
 
