@@ -18,12 +18,11 @@
  * every reading fresh, while a second engine or a change of grouping reuses the readings.
  * --no-cache ignores the cache.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { DatabaseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -38,6 +37,7 @@ import { createDuplicatesService } from '../src/modules/duplicates/duplicates.se
 import { createFileUrlSigner } from '../src/modules/images/file-urls.js';
 import { newStoredFilename, writeImageFiles } from '../src/modules/images/images.storage.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
+import { throwawayPostgres } from '../test/helpers/database.js';
 import { createTaxonomyService } from '../src/modules/taxonomy/taxonomy.service.js';
 import { Random } from '../src/demo/random.js';
 import { buildEvalSet, renderEvalItem, type EvalItem } from './dataset.js';
@@ -174,16 +174,6 @@ function cachedOcr(
   };
 }
 
-async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh database for this run and how to throw it away. */
 async function throwawayDatabase(
   engine: Options['engine'],
@@ -195,19 +185,7 @@ async function throwawayDatabase(
       drop: async () => undefined,
     };
   }
-  const admin = process.env['EVAL_DATABASE_URL'] ?? DEFAULT_POSTGRES;
-  const name = `mp_eval_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await withAdmin(admin, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    config: { kind: 'postgres', url: url.toString() },
-    drop: async () => {
-      await withAdmin(admin, (client) =>
-        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-      );
-    },
-  };
+  return throwawayPostgres(process.env['EVAL_DATABASE_URL'] ?? DEFAULT_POSTGRES, 'mp_eval');
 }
 
 async function inPool<T>(items: readonly T[], parallel: number, run: (item: T) => Promise<void>) {

@@ -25,7 +25,15 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
       drop: async () => undefined,
     };
   }
-  const name = `mp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  return throwawayPostgres(adminUrl, 'mp_test');
+}
+
+/**
+ * A new PostgreSQL database made through `adminUrl` (a role that may create databases), named
+ * `<prefix>_<time>_<random>`, and how to drop it. The test suite and the evaluation share it.
+ */
+export async function throwawayPostgres(adminUrl: string, prefix: string): Promise<TestDatabase> {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
