@@ -322,6 +322,8 @@ describe('image page', () => {
     );
     await expect(page.getByTestId('downloads').innerText()).resolves.toBe('1');
 
+    // Views are written in batches (VIEW_FLUSH_MS), so the stored count may lag a moment.
+    await expect.poll(async () => (await counts(viewer, imageId)).interactions_count.views).toBe(1);
     const after = await counts(viewer, imageId);
     expect(after.interactions_count).toMatchObject({
       likes: 0,

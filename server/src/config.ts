@@ -29,6 +29,8 @@ export interface AppConfig {
   readonly maxPendingUploads: number;
   /** Per-route rate limits (issue 7); only tests of other features turn them off. */
   readonly rateLimits: boolean;
+  /** How long counted views wait to be written together (issue 8: views don't starve reads). */
+  readonly viewFlushMs: number;
   /**
    * Whom to believe about the client's address (X-Forwarded-For): nobody by default, so a
    * client cannot fake its address to dodge rate limits; behind a proxy, its address or CIDR.
@@ -94,6 +96,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: parseLogLevel(read('LOG_LEVEL')),
     rateLimits: parseFlag('RATE_LIMITS', read('RATE_LIMITS'), true),
     maxPendingUploads: parseCount('MAX_PENDING_UPLOADS', read('MAX_PENDING_UPLOADS'), 20),
+    viewFlushMs: parseCount('VIEW_FLUSH_MS', read('VIEW_FLUSH_MS'), 250),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
   });
@@ -116,6 +119,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     logLevel: 'info',
     rateLimits: true,
     maxPendingUploads: 20,
+    viewFlushMs: 250,
     trustProxy: false,
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
     ...overrides,

@@ -16,6 +16,7 @@ import { createFileUrlSigner } from './modules/images/file-urls.js';
 import { createImagesService } from './modules/images/images.service.js';
 import { sweepOrphanFiles } from './modules/images/images.sweeper.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
+import { createViewBuffer } from './modules/interactions/view-buffer.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { createModerationMailHook } from './modules/mail/moderation-mail.js';
@@ -75,11 +76,12 @@ export async function createRuntime(
     ],
   });
   const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
-  const ctx = createContext(config, database, clock, secret, jobs);
+  const ctx = createContext(config, database, clock, secret, jobs, log);
   built.ctx = ctx;
   return {
     ctx,
     async stop() {
+      await ctx.interactions.close();
       await jobs.stop();
       await ocr.terminate();
     },
@@ -93,6 +95,7 @@ function createContext(
   clock: Clock,
   secret: string,
   jobs: JobWorker,
+  log: Logger,
 ): AppContext {
   const { db } = database;
   const tokens = createTokenService(secret);
@@ -108,7 +111,13 @@ function createContext(
     // D8: the uploader's e-mail is queued in the decision's own transaction.
     onDecision: createModerationMailHook({ clock, settings, jobs }),
   });
-  const interactions = createInteractionsService(db, clock, images, createViewerKeys(secret));
+  const interactions = createInteractionsService(
+    db,
+    clock,
+    images,
+    createViewerKeys(secret),
+    createViewBuffer(db, log, config.viewFlushMs),
+  );
   const search = createSearchService(db, database.dialect);
   const erasure = createErasureService({ users, moderation, interactions, search });
   const follows = createFollowsService(db, clock, users);

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
         ADMIN_EMAIL: 'capo@example.it',
         DEMO_CONTENT: '0',
         DEMO_IMAGES: '40',
+        VIEW_FLUSH_MS: '1000',
       },
       cwd,
     );
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       admin: { username: 'capo', password: 'una-password-lunga', email: 'capo@example.it' },
       demoContent: false,
       demoImages: 40,
+      viewFlushMs: 1000,
     });
   });
 
@@ -83,6 +85,7 @@ describe('loadConfig', () => {
     ['DEMO_CONTENT', { DEMO_CONTENT: 'forse' }],
     ['DEMO_IMAGES', { DEMO_IMAGES: 'tanti' }],
     ['DEMO_IMAGES', { DEMO_IMAGES: '0' }],
+    ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: 'subito' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
   ])('names %s when its value is wrong', (variable, env) => {
     let caught: unknown;

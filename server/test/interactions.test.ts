@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers/app.js';
-import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { buildApp } from '../src/app.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
@@ -125,7 +127,8 @@ describe('views (D5)', () => {
     });
     expect((await interact(image, 7, fan.token)).json()).toEqual({ action: 'added' });
     expect((await interact(image, 7, fan.token)).json()).toEqual({ action: 'exists' });
-    expect((await summary(image)).interactions_count.views).toBe(3);
+    // Counted views are written together every VIEW_FLUSH_MS (issue 8, goal 5).
+    await expect.poll(async () => (await summary(image)).interactions_count.views).toBe(3);
 
     const keys = await t.app.ctx.database.db
       .selectFrom('interactions')
@@ -136,6 +139,145 @@ describe('views (D5)', () => {
     expect(stored).not.toContain('203.0.113');
     expect(stored).not.toContain('198.51.100');
     expect(keys.filter((key) => key.id_utente === null)).toHaveLength(2);
+  });
+});
+
+describe('views written in batches (issue 8, goal 5)', () => {
+  it('count one of 30 simultaneous views by the same viewer, and each of 30 viewers', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const same = await Promise.all(
+      Array.from({ length: 30 }, () => interact(image, 7, undefined, '192.0.2.10')),
+    );
+    expect(same.map((r) => r.json<{ action: string }>().action).sort()).toEqual([
+      'added',
+      ...Array<string>(29).fill('exists'),
+    ]);
+    const others = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => interact(image, 7, undefined, `10.${i}.0.1`)),
+    );
+    expect(others.every((r) => r.json<{ action: string }>().action === 'added')).toBe(true);
+    await t.app.ctx.interactions.flushViews();
+    expect((await summary(image)).interactions_count.views).toBe(31);
+    const rows = await t.app.ctx.database.db
+      .selectFrom('interactions')
+      .select('id_interazione')
+      .where('id_image', '=', image)
+      .where('id_tipo_interazione', '=', 7)
+      .execute();
+    expect(rows).toHaveLength(31);
+    // Written and still within 24 hours: the database now answers for them.
+    expect((await interact(image, 7, undefined, '192.0.2.99')).json()).toEqual({
+      action: 'exists',
+    });
+  });
+
+  it('leave out the views of an image deleted while they waited, and write the rest', async () => {
+    const slow = await buildTestApp({ viewFlushMs: 60_000 });
+    try {
+      const uploader = await createUser(slow.app);
+      const kept = (await publishedImage(slow.app, uploader)).id_image;
+      const doomed = (await publishedImage(slow.app, uploader)).id_image;
+      const view = (id: number, token?: string) =>
+        slow.app.inject({
+          method: 'POST',
+          url: `/api/images/${id}/interactions`,
+          headers: token === undefined ? {} : bearer(token),
+          payload: { id_tipo_interazione: 7 },
+          remoteAddress: '198.51.100.20',
+        });
+      const viewer = await createUser(slow.app);
+      expect((await view(kept)).json()).toEqual({ action: 'added' });
+      expect((await view(doomed)).json()).toEqual({ action: 'added' });
+      expect((await view(kept, viewer.token)).json()).toEqual({ action: 'added' });
+      const admin = (await login(slow.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+        access_token: string;
+      }>();
+      const deleted = await slow.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/images/${doomed}`,
+        headers: bearer(admin.access_token),
+      });
+      expect(deleted.statusCode).toBe(200);
+
+      await slow.app.ctx.interactions.flushViews();
+      const rows = await slow.app.ctx.database.db
+        .selectFrom('interactions')
+        .select(['id_image', 'id_utente'])
+        .where('id_tipo_interazione', '=', 7)
+        .orderBy('id_interazione')
+        .execute();
+      expect(rows).toEqual([
+        { id_image: kept, id_utente: null },
+        { id_image: kept, id_utente: viewer.id },
+      ]);
+      const image = await slow.app.ctx.images.findById(kept);
+      expect(image?.views_count).toBe(2);
+      expect(slow.logs.filter((line) => line['level'] === 50)).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('keep the views of a failed write for the next one', async () => {
+    const slow = await buildTestApp({ viewFlushMs: 60_000 });
+    try {
+      const uploader = await createUser(slow.app);
+      const image = (await publishedImage(slow.app, uploader)).id_image;
+      const viewed = await slow.app.inject({
+        method: 'POST',
+        url: `/api/images/${image}/interactions`,
+        payload: { id_tipo_interazione: 7 },
+        remoteAddress: '198.51.100.40',
+      });
+      expect(viewed.json()).toEqual({ action: 'added' });
+      const { db } = slow.app.ctx.database;
+      // The table out of reach, as in an outage: the write fails and is logged.
+      await sql`ALTER TABLE interactions RENAME TO interactions_away`.execute(db);
+      await slow.app.ctx.interactions.flushViews();
+      expect(
+        slow.logs.some((line) => line['msg'] === 'views not written; kept for the next try'),
+      ).toBe(true);
+      await sql`ALTER TABLE interactions_away RENAME TO interactions`.execute(db);
+      // Still waiting, so still counted once.
+      const again = await slow.app.inject({
+        method: 'POST',
+        url: `/api/images/${image}/interactions`,
+        payload: { id_tipo_interazione: 7 },
+        remoteAddress: '198.51.100.41',
+      });
+      expect(again.json()).toEqual({ action: 'exists' });
+      await slow.app.ctx.interactions.flushViews();
+      expect((await slow.app.ctx.images.findById(image))?.views_count).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('are written when the server stops, not lost', async () => {
+    const stopping = await buildTestApp({ viewFlushMs: 60_000 });
+    try {
+      const uploader = await createUser(stopping.app);
+      const image = (await publishedImage(stopping.app, uploader)).id_image;
+      const viewed = await stopping.app.inject({
+        method: 'POST',
+        url: `/api/images/${image}/interactions`,
+        payload: { id_tipo_interazione: 7 },
+        remoteAddress: '198.51.100.30',
+      });
+      expect(viewed.json()).toEqual({ action: 'added' });
+      // A minute from the next write: only the shutdown can write it.
+      expect((await stopping.app.ctx.images.findById(image))?.views_count).toBe(0);
+      await stopping.app.close();
+
+      const reopened = await buildApp(stopping.config, { logStream: { write: () => undefined } });
+      try {
+        expect((await reopened.ctx.images.findById(image))?.views_count).toBe(1);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await stopping.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 import type { ImageStatus } from '../../db/tables.js';
 import type { AnalysedImage, PairKind } from './duplicates.signature.js';
@@ -6,15 +7,6 @@ import type { AnalysedImage, PairKind } from './duplicates.signature.js';
 
 /** Statuses whose images take part in duplicate groups: rejected images never do. */
 export const GROUPED_STATUSES: readonly ImageStatus[] = ['approved', 'pending'];
-
-/** Rows per multi-row INSERT and ids per IN list: far below both engines' parameter limits. */
-const CHUNK = 1000;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 export function findAnalysis(db: Executor, id: number): Promise<AnalysedImage | undefined> {
   return db

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 
 export type CounterColumn =
@@ -91,6 +92,80 @@ export async function hasViewedSince(
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The waiting views whose image and (when logged in) user still exist: an image deleted or a
+ * user erased while the views waited would fail the whole batch on its foreign key.
+ */
+export async function viewsStillValid<T extends { id_image: number; id_utente: number | null }>(
+  db: Executor,
+  views: readonly T[],
+): Promise<T[]> {
+  const images = new Set<number>();
+  for (const part of chunks([...new Set(views.map((view) => view.id_image))])) {
+    const rows = await db
+      .selectFrom('images')
+      .select('id_image')
+      .where('id_image', 'in', part)
+      .execute();
+    for (const row of rows) images.add(row.id_image);
+  }
+  const userIds = [
+    ...new Set(views.flatMap((view) => (view.id_utente === null ? [] : [view.id_utente]))),
+  ];
+  const users = new Set<number>();
+  for (const part of chunks(userIds)) {
+    const rows = await db
+      .selectFrom('users')
+      .select('id_utente')
+      .where('id_utente', 'in', part)
+      .execute();
+    for (const row of rows) users.add(row.id_utente);
+  }
+  return views.filter(
+    (view) => images.has(view.id_image) && (view.id_utente === null || users.has(view.id_utente)),
+  );
+}
+
+/** Inserts view rows, many per statement. */
+export async function insertViews(
+  db: Executor,
+  views: ReadonlyArray<{
+    id_image: number;
+    id_utente: number | null;
+    viewer_key: string;
+    created_at: string;
+  }>,
+): Promise<void> {
+  for (const part of chunks(views)) {
+    await db
+      .insertInto('interactions')
+      .values(part.map((view) => ({ ...view, id_tipo_interazione: 7 })))
+      .execute();
+  }
+}
+
+/** Adds each image's new views to its counter, one UPDATE per chunk of images. */
+export async function addViewCounts(
+  db: Executor,
+  counts: ReadonlyMap<number, number>,
+): Promise<void> {
+  for (const part of chunks([...counts])) {
+    const added = sql.join(
+      part.map(([id, n]) => sql`WHEN ${id} THEN ${n}`),
+      sql` `,
+    );
+    await db
+      .updateTable('images')
+      .set({ views_count: sql`views_count + CASE id_image ${added} ELSE 0 END` })
+      .where(
+        'id_image',
+        'in',
+        part.map(([id]) => id),
+      )
+      .execute();
+  }
 }
 
 const COUNTER_TYPES: Array<[column: CounterColumn, type: number]> = [

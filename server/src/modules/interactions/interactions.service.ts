@@ -5,6 +5,7 @@ import { badRequest, unauthorized } from '../../lib/errors.js';
 import type { ImagesService, Viewer } from '../images/images.service.js';
 import * as repo from './interactions.repository.js';
 import type { CounterColumn } from './interactions.repository.js';
+import type { ViewBuffer } from './view-buffer.js';
 import type { createViewerKeys } from './viewer-key.js';
 
 /** SPEC §3 interaction types. */
@@ -45,6 +46,7 @@ export function createInteractionsService(
   clock: Clock,
   images: ImagesService,
   viewerKeys: ReturnType<typeof createViewerKeys>,
+  views: ViewBuffer,
 ) {
   /** Like, favourite, sad, dislike, wow: on if off, off if on; the counter follows in the same transaction. */
   async function toggle(imageId: number, user: UserRow, type: number) {
@@ -60,29 +62,36 @@ export function createInteractionsService(
     });
   }
 
+  /**
+   * Answered from the database's record of the last 24 hours plus the views still waiting to be
+   * written; a new view waits in the buffer (view-buffer.ts), so no request writes.
+   */
   async function view(imageId: number, viewer: Viewer, ip: string) {
     const now = clock.now();
     const viewerKey =
       viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente);
+    if (views.has(imageId, viewerKey)) return 'exists' as const;
     const since = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
-    return db.transaction().execute(async (trx) => {
-      if (await repo.hasViewedSince(trx, imageId, viewerKey, since)) return 'exists' as const;
-      await repo.insertInteraction(trx, {
-        id_image: imageId,
-        id_utente: viewer?.id_utente ?? null,
-        id_tipo_interazione: INTERACTION.view,
-        viewer_key: viewerKey,
-        created_at: now.toISOString(),
-      });
-      await repo.adjustCounter(trx, imageId, 'views_count', 1);
-      return 'added' as const;
+    const seen = await repo.hasViewedSince(db, imageId, viewerKey, since);
+    // Asked again: the same viewer's other request may have added it while this one waited.
+    if (seen || views.has(imageId, viewerKey)) return 'exists' as const;
+    const kept = views.add({
+      id_image: imageId,
+      id_utente: viewer?.id_utente ?? null,
+      viewer_key: viewerKey,
+      created_at: now.toISOString(),
     });
+    return kept ? ('added' as const) : ('exists' as const);
   }
 
   return {
     /** The images a user's interactions counted on; recount them after the user is erased. */
     imagesTouchedBy: (userId: number) => repo.imagesTouchedBy(db, userId),
     recountCounters: (ids?: readonly number[]) => repo.recountCounters(db, ids),
+    /** Writes the views waiting in the buffer; resolves once they are in the database. */
+    flushViews: () => views.flush(),
+    /** Called before the database closes: the views waiting are written, not lost. */
+    close: () => views.close(),
 
     /** POST /images/{id}/interactions (D5). */
     async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
