@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.js';
+import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
 
 export type Dialect = DatabaseConfig['kind'];
@@ -11,18 +13,33 @@ export type Dialect = DatabaseConfig['kind'];
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** SQLite only: a WAL checkpoint now, by the checkpointer's thread (sqlite-checkpointer.ts). */
+  checkpoint?: () => Promise<CheckpointResult>;
   close(): Promise<void>;
 }
 
 /** Opens the database chosen by the configuration (D10); migrations are run separately. */
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const db =
-    config.kind === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.file) }) })
-      : new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }),
-        });
-  return { db, dialect: config.kind, close: () => db.destroy() };
+  if (config.kind === 'postgres') {
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }),
+    });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const sqlite = openSqlite(config.file);
+  const checkpointer = startCheckpointer(sqlite, config.file);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    checkpoint: () => checkpointer.checkpoint(),
+    async close() {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 function openSqlite(file: string): SQLite.Database {

@@ -1,0 +1,80 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { TEST_ENGINE } from './helpers/database.js';
+
+/*
+ * The SQLite connection's two speed measures (issue 8): statements kept between queries, and
+ * WAL checkpoints run by a worker thread instead of inside the server's commits.
+ */
+
+let dir: string | undefined;
+let database: DatabaseHandle | undefined;
+afterEach(async () => {
+  await database?.close();
+  database = undefined;
+  if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function open(): Promise<{ handle: DatabaseHandle; file: string }> {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'muri-sqlite-'));
+  const file = path.join(dir, 'test.sqlite');
+  database = openDatabase({ kind: 'sqlite', file });
+  await migrateToLatest(database.db);
+  return { handle: database, file };
+}
+
+async function fill(handle: DatabaseHandle, rows: number): Promise<void> {
+  await sql`CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, body TEXT)`.execute(
+    handle.db,
+  );
+  const body = 'x'.repeat(2000);
+  for (let start = 0; start < rows; start += 100) {
+    await handle.db.transaction().execute(async (trx) => {
+      for (let i = start; i < start + 100; i += 1) {
+        await sql`INSERT INTO filler (body) VALUES (${body})`.execute(trx);
+      }
+    });
+  }
+}
+
+describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
+  it('leaves checkpoints to the worker thread, which copies the log into the database', async () => {
+    const { handle, file } = await open();
+    const { rows } = await sql<{
+      wal_autocheckpoint: number;
+    }>`PRAGMA wal_autocheckpoint`.execute(handle.db);
+    expect(rows[0]?.wal_autocheckpoint).toBe(0);
+
+    // ~6 MB, past the 1,000 pages at which the server's own commits used to checkpoint.
+    await fill(handle, 3000);
+    const before = (await fs.stat(file)).size;
+    const result = await handle.checkpoint?.();
+    expect(result?.log).toBeGreaterThan(1000);
+    expect(result?.checkpointed).toBe(result?.log);
+    expect((await fs.stat(file)).size).toBeGreaterThan(before + 5_000_000);
+
+    // Written data reads back through the server's connection, and a clean stop leaves no log.
+    const count = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+    expect(count.rows[0]?.n).toBe(3000);
+    await handle.close();
+    database = undefined;
+    await expect(fs.stat(`${file}-wal`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('keeps statements, and a kept statement follows the schema when it changes', async () => {
+    const { handle } = await open();
+    await fill(handle, 100);
+    const select = () => sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+    expect((await select()).rows[0]?.n).toBe(100);
+    await sql`ALTER TABLE filler RENAME TO filler_away`.execute(handle.db);
+    await expect(select()).rejects.toThrow(/no such table: filler/);
+    await sql`ALTER TABLE filler_away RENAME TO filler`.execute(handle.db);
+    expect((await select()).rows[0]?.n).toBe(100);
+  });
+});
