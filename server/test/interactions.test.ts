@@ -72,6 +72,17 @@ describe('reactions (D5)', () => {
     expect((await interact(999999, 1, fan.token)).statusCode).toBe(404);
     const pending = await uploadImage(t.app, owner);
     expect((await interact(pending.id_image, 1, fan.token)).statusCode).toBe(404);
+    // A view is checked the same way: nobody else may count views of a pending image.
+    for (const [id, token] of [
+      [999999, fan.token],
+      [pending.id_image, fan.token],
+      [pending.id_image, undefined],
+    ] as const) {
+      const view = await interact(id, 7, token, '192.0.2.77');
+      expect(view.statusCode).toBe(404);
+      expect(view.json()).toEqual({ detail: 'Immagine non trovata' });
+    }
+    expect((await interact(pending.id_image, 7, owner.token)).json()).toEqual({ action: 'added' });
   });
 
   it('stays consistent under 20 concurrent toggles of the same like', async () => {

@@ -52,7 +52,7 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
   let trendingCache: { ids: number[]; at: number } | undefined;
 
   /** D4: a pending or rejected image exists only for its uploader and administrators. */
-  function canSee(image: ImageRow, viewer: Viewer): boolean {
+  function canSee(image: Pick<ImageRow, 'status' | 'id_utente'>, viewer: Viewer): boolean {
     return (
       image.status === 'approved' ||
       (viewer !== null && (viewer.id_utente === image.id_utente || viewer.is_superuser === 1))
@@ -105,14 +105,22 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
     return present(ordered, viewer, toGalleryImage);
   }
 
-  async function findVisible(id: number, viewer: Viewer): Promise<ImageRow> {
-    const image = await repo.findImageById(db, id);
+  /** The image if this viewer may see it; otherwise the 404 that hides whether it exists. */
+  function visibleOrThrow<T extends Pick<ImageRow, 'status' | 'id_utente'>>(
+    image: T | undefined,
+    viewer: Viewer,
+  ): T {
     if (image === undefined || !canSee(image, viewer)) throw notFound(IMAGE_MESSAGES.notFound);
     return image;
   }
 
+  async function findVisible(id: number, viewer: Viewer): Promise<ImageRow> {
+    return visibleOrThrow(await repo.findImageById(db, id), viewer);
+  }
+
   return {
     canSee,
+    visibleOrThrow,
     findVisible,
     inOrder,
     findById: (id: number) => repo.findImageById(db, id),

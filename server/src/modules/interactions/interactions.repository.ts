@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
+import type { ImageStatus } from '../../db/tables.js';
 
 export type CounterColumn =
   | 'likes_count'
@@ -75,23 +76,36 @@ export async function adjustCounter(
     .execute();
 }
 
-/** Whether the viewer already viewed the image since `since` (interactions_views_by_viewer). */
-export async function hasViewedSince(
+/**
+ * What a view needs, in one query: whether the image may be shown (status, owner) and whether
+ * this viewer already viewed it since `since` (interactions_views_by_viewer).
+ */
+export async function viewTarget(
   db: Executor,
   imageId: number,
   viewerKey: string,
   since: string,
-): Promise<boolean> {
+): Promise<{ status: ImageStatus; id_utente: number; seen: boolean } | undefined> {
   const row = await db
-    .selectFrom('interactions')
-    .select('id_interazione')
-    .where('id_image', '=', imageId)
-    .where('viewer_key', '=', viewerKey)
-    .where('id_tipo_interazione', '=', 7)
-    .where('created_at', '>', since)
-    .limit(1)
+    .selectFrom('images as i')
+    .select(['i.status', 'i.id_utente'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('interactions as x')
+            .select('x.id_interazione')
+            .where('x.id_image', '=', imageId)
+            .where('x.viewer_key', '=', viewerKey)
+            .where('x.id_tipo_interazione', '=', 7)
+            .where('x.created_at', '>', since),
+        )
+        .as('seen'),
+    )
+    .where('i.id_image', '=', imageId)
     .executeTakeFirst();
-  return row !== undefined;
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return row === undefined ? undefined : { ...row, seen: Boolean(row.seen) };
 }
 
 /**

@@ -70,11 +70,13 @@ export function createInteractionsService(
     const now = clock.now();
     const viewerKey =
       viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente);
-    if (views.has(imageId, viewerKey)) return 'exists' as const;
     const since = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
-    const seen = await repo.hasViewedSince(db, imageId, viewerKey, since);
-    // Asked again: the same viewer's other request may have added it while this one waited.
-    if (seen || views.has(imageId, viewerKey)) return 'exists' as const;
+    const target = images.visibleOrThrow(
+      await repo.viewTarget(db, imageId, viewerKey, since),
+      viewer,
+    );
+    // After the query: the same viewer's other request may have added it meanwhile.
+    if (target.seen || views.has(imageId, viewerKey)) return 'exists' as const;
     const kept = views.add({
       id_image: imageId,
       id_utente: viewer?.id_utente ?? null,
@@ -95,8 +97,9 @@ export function createInteractionsService(
 
     /** POST /images/{id}/interactions (D5). */
     async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
-      await images.findVisible(imageId, viewer);
+      // A view checks the image itself, in the query that looks for an earlier view.
       if (type === INTERACTION.view) return { action: await view(imageId, viewer, ip) };
+      await images.findVisible(imageId, viewer);
       if (type === INTERACTION.download) throw badRequest(INTERACTION_MESSAGES.downloadSeparately);
       if (viewer === null) throw unauthorized(INTERACTION_MESSAGES.loginToReact);
       return { action: await toggle(imageId, viewer, type) };
