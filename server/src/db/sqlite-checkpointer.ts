@@ -95,6 +95,9 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string): Checkp
       clearInterval(timer);
       if (!alive) return;
       alive = false;
+      // Held while it closes: an unreferenced thread would let a process with nothing else to
+      // do exit before the connection is closed.
+      worker.ref();
       worker.postMessage('close');
       await stopped;
     },
