@@ -42,6 +42,9 @@ const INTERACTION_WINDOW_DAYS = 60;
 const CATALOGUE_DAYS = 3 * 365;
 const BATCH = 5_000;
 
+/** The word written on a third of the generated walls (goal 3's search for a common word). */
+const COMMON_WORD = 'sempre';
+
 export interface BenchMeta {
   engine: Dialect;
   images: number;
@@ -294,7 +297,13 @@ export async function generateCatalogue(options: {
         catalogueStart + (id / options.images) * CATALOGUE_DAYS * DAY_MS + random.float(0, 3600e3),
       );
       const createdMs = publishedMs - random.float(1, 48) * 3600e3;
-      const ocr = random.chance(0.7) ? phrase.text : null;
+      // Goal 3 asks for a word found in a third of all images: a third of the walls read
+      // 'sempre' after their phrase (as in 'per sempre'), the rest as the demo phrases go.
+      const ocr = random.chance(1 / 3)
+        ? `${phrase.text} ${COMMON_WORD}`
+        : random.chance(0.7)
+          ? phrase.text
+          : null;
 
       const counters = [0, 0, 0, 0, 0, 0, 0];
       drawInteractions(

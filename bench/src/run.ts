@@ -19,7 +19,7 @@ import { createTokenService } from '../../server/src/modules/auth/tokens.js';
 
 /*
  * `npm run bench -- [--size 100k|1m] [--engine sqlite|postgres] [--only a,b] [--seconds 10]
- *   [--connections 100] [--data <dir>] [--keep] [--generate-only]`
+ *   [--connections 100] [--data <dir>] [--keep] [--generate-only] [--public-cache-ms 0]`
  *
  * Fills a fresh database (generate.ts), starts the built server with the reference route
  * (bench-server.mjs) and runs each scenario for a bounded time, then prints one table. Issue 8
@@ -43,6 +43,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     'generate-only': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
+    'public-cache-ms': { type: 'string' },
     'postgres-url': {
       type: 'string',
       default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -123,6 +124,10 @@ async function scenarios(server: ServerHandle, catalogue: Catalogue): Promise<Sc
       name: 'search-relevance',
       path: `/api/search?query=${encodeURIComponent(meta.commonWord)}`,
     },
+    {
+      name: 'search-newest',
+      path: `/api/search?query=${encodeURIComponent(meta.commonWord)}&order=newest`,
+    },
     { name: 'trending', path: '/api/trending-images' },
     { name: 'detail', path: `/api/images/${String(meta.imageId)}` },
   );
@@ -157,6 +162,10 @@ async function main(): Promise<void> {
     DATA_DIR: catalogue.dataDir,
     LOG_LEVEL: values['log-level'],
     ...(catalogue.databaseUrl === undefined ? {} : { DATABASE_URL: catalogue.databaseUrl }),
+    // 0 measures the queries themselves rather than the kept public answers.
+    ...(values['public-cache-ms'] === undefined
+      ? {}
+      : { PUBLIC_CACHE_MS: values['public-cache-ms'] }),
   });
   const results: LoadResult[] = [];
   try {

@@ -125,7 +125,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(securityPlugin, { rateLimits: config.rateLimits });
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });
-  await app.register(publicCachePlugin, { clock });
+  await app.register(publicCachePlugin, { clock, ttlMs: config.publicCacheMs });
   // Collects every route's schemas into the OpenAPI document served at /api/docs.
   await app.register(swagger, {
     openapi: {

@@ -29,6 +29,8 @@ export interface AppConfig {
   readonly maxPendingUploads: number;
   /** Per-route rate limits (issue 7); only tests of other features turn them off. */
   readonly rateLimits: boolean;
+  /** How long public lists are kept (plugins/public-cache.ts); 0 keeps none. */
+  readonly publicCacheMs: number;
   /** How long counted views wait to be written together (issue 8: views don't starve reads). */
   readonly viewFlushMs: number;
   /**
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimits: parseFlag('RATE_LIMITS', read('RATE_LIMITS'), true),
     maxPendingUploads: parseCount('MAX_PENDING_UPLOADS', read('MAX_PENDING_UPLOADS'), 20),
     viewFlushMs: parseCount('VIEW_FLUSH_MS', read('VIEW_FLUSH_MS'), 250),
+    publicCacheMs: parseCount('PUBLIC_CACHE_MS', read('PUBLIC_CACHE_MS'), 1000, 0),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
   });
@@ -120,6 +123,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     rateLimits: true,
     maxPendingUploads: 20,
     viewFlushMs: 250,
+    publicCacheMs: 1000,
     trustProxy: false,
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
     ...overrides,
@@ -242,10 +246,15 @@ function parseFlag(name: string, value: string | undefined, fallback: boolean): 
   throw new ConfigError(name, `must be 1 or 0, got "${value}"`);
 }
 
-function parseCount(name: string, value: string | undefined, fallback: number): number {
+function parseCount(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: 0 | 1 = 1,
+): number {
   if (value === undefined) return fallback;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < 1) {
-    throw new ConfigError(name, `must be a whole number from 1 to 999999, got "${value}"`);
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min) {
+    throw new ConfigError(name, `must be a whole number from ${min} to 999999, got "${value}"`);
   }
   return Number(value);
 }

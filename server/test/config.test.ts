@@ -36,6 +36,7 @@ describe('loadConfig', () => {
         DEMO_CONTENT: '0',
         DEMO_IMAGES: '40',
         VIEW_FLUSH_MS: '1000',
+        PUBLIC_CACHE_MS: '0',
       },
       cwd,
     );
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       demoContent: false,
       demoImages: 40,
       viewFlushMs: 1000,
+      publicCacheMs: 0,
     });
   });
 
@@ -86,6 +88,8 @@ describe('loadConfig', () => {
     ['DEMO_IMAGES', { DEMO_IMAGES: 'tanti' }],
     ['DEMO_IMAGES', { DEMO_IMAGES: '0' }],
     ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: 'subito' }],
+    ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: '0' }],
+    ['PUBLIC_CACHE_MS', { PUBLIC_CACHE_MS: '-1' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
   ])('names %s when its value is wrong', (variable, env) => {
     let caught: unknown;

@@ -347,6 +347,38 @@ describe('GET /api/search', () => {
     expect(titles((await get('/api/search?query=roma&skip=1&limit=1')).json())).toEqual(['Ti amo']);
   });
 
+  it('orders newest first on request, whatever the relevance', async () => {
+    // 'Ti amo' (only tagged roma) published last: newest first puts it before 'Forza Roma'.
+    const publish = async (at: Date) => {
+      await t.app.ctx.database.db
+        .updateTable('images')
+        .set({ published_at: at.toISOString() })
+        .where('id_image', '=', ids['old'] ?? 0)
+        .execute();
+      t.app.publicCache.clear();
+    };
+    await publish(day(4));
+    try {
+      expect(titles((await get('/api/search?query=Roma&order=newest')).json())).toEqual([
+        'Ti amo',
+        'Forza Roma',
+      ]);
+      expect(titles((await get('/api/search?query=Roma&order=relevance')).json())).toEqual([
+        'Forza Roma',
+        'Ti amo',
+      ]);
+    } finally {
+      await publish(day(1));
+    }
+    for (const order of ['oldest', '', 'NEWEST']) {
+      const response = await get(`/api/search?query=Roma&order=${order}`);
+      expect(response.statusCode, order).toBe(400);
+      expect(response.json()).toEqual({
+        detail: 'L’ordine della ricerca deve essere "relevance" o "newest".',
+      });
+    }
+  });
+
   it('refuses a blank or missing query in Italian', async () => {
     for (const url of ['/api/search?query=%20%20', '/api/search?query=%21%3F', '/api/search']) {
       const response = await get(url);

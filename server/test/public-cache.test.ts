@@ -133,3 +133,23 @@ describe('public lists kept for anonymous visitors', () => {
     expect((await get(`/api/categories/${id}/images`)).statusCode).toBe(200);
   });
 });
+
+describe('PUBLIC_CACHE_MS=0', () => {
+  it('keeps nothing: a change made past the API shows at once', async () => {
+    const uncached = await buildTestApp({ publicCacheMs: 0 }, { clock });
+    try {
+      const owner = await createUser(uncached.app);
+      const image = await uploadImage(uncached.app, owner, { title: 'Muro della stazione' });
+      await approve(uncached.app, image.id_image);
+      expect((await uncached.app.inject({ url: '/api/images' })).body).toContain('stazione');
+      await uncached.app.ctx.database.db
+        .updateTable('images')
+        .set({ titolo_img: 'Muro del mercato' })
+        .where('id_image', '=', image.id_image)
+        .execute();
+      expect((await uncached.app.inject({ url: '/api/images' })).body).toContain('mercato');
+    } finally {
+      await uncached.close();
+    }
+  });
+});

@@ -21,6 +21,8 @@ import type { UserRow } from '../db/tables.js';
  * worker of its own) show within the same bound.
  */
 export const PUBLIC_CACHE_TTL_MS = 1000;
+// PUBLIC_CACHE_MS sets another time; 0 keeps nothing (requests arriving together still share
+// one computation), which is how bench/ measures the queries themselves.
 /**
  * A 120-image page is about 90 KB of JSON: this keeps the few hundred busiest pages at most
  * (counted in JSON characters; each page's parsed value, kept for logged-in viewers, takes a
@@ -68,7 +70,7 @@ interface Entry extends Answer {
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function createPublicCache(clock: Clock): PublicCache {
+export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): PublicCache {
   const entries = new Map<string, Entry>();
   const pending = new Map<string, Promise<Answer>>();
   let bytes = 0;
@@ -84,7 +86,8 @@ export function createPublicCache(clock: Clock): PublicCache {
 
   function keep(key: string, answer: Answer): void {
     drop(key);
-    entries.set(key, { ...answer, expires: clock.now().getTime() + PUBLIC_CACHE_TTL_MS });
+    if (ttlMs === 0) return;
+    entries.set(key, { ...answer, expires: clock.now().getTime() + ttlMs });
     bytes += answer.body.length;
     // Oldest first: a Map iterates in insertion order.
     for (const oldest of entries.keys()) {
@@ -141,9 +144,9 @@ export function createPublicCache(clock: Clock): PublicCache {
   };
 }
 
-export const publicCachePlugin = fp<{ clock: Clock }>(
-  async (app, { clock }) => {
-    const cache = createPublicCache(clock);
+export const publicCachePlugin = fp<{ clock: Clock; ttlMs: number }>(
+  async (app, { clock, ttlMs }) => {
+    const cache = createPublicCache(clock, ttlMs);
     app.decorate('publicCache', cache);
     // onSend, not onResponse: the cache is empty before the client learns of its change.
     app.addHook('onSend', async (request, reply) => {

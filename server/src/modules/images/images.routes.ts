@@ -23,6 +23,7 @@ import type { GalleryPage, Page } from './images.repository.js';
 import { CURSOR_MESSAGES, decodeCursor } from './gallery-cursor.js';
 import { badRequest } from '../../lib/errors.js';
 import { IMAGE_MESSAGES } from './images.service.js';
+import type { SearchOrder } from '../search/search.service.js';
 
 /** SPEC §9: galleries, related images and search load 120 at a time; profiles 30. */
 const GALLERY_PAGE = 120;
@@ -175,6 +176,16 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
               required: 'Inserisci un testo da cercare.',
             },
           }),
+          // Issue 8, goal 3: newest first, as an alternative to the best matches first.
+          order: Type.Optional(
+            Type.Unsafe<SearchOrder>({
+              type: 'string',
+              enum: ['relevance', 'newest'],
+              title: 'order',
+              description: 'relevance (default): best matches first; newest: newest first',
+              errorMessage: 'L’ordine della ricerca deve essere "relevance" o "newest".',
+            }),
+          ),
           ...GalleryQuery.properties,
         }),
         response: { 200: ImageList, ...errorResponses(400, 401) },
@@ -186,7 +197,12 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         reply,
         async (viewer) => {
           const page = toPage(request.query, GALLERY_PAGE);
-          const found = await ctx.search.search(request.query.query, page.skip, page.limit);
+          const found = await ctx.search.search(
+            request.query.query,
+            page.skip,
+            page.limit,
+            request.query.order,
+          );
           return { images: await images.inOrder(found.ids, viewer), total: found.total };
         },
         images.withOwnReactions,
