@@ -113,3 +113,21 @@ describe('demo content (D12)', () => {
     }
   });
 });
+
+describe('a demo gallery of a few pictures (DEMO_IMAGES=5)', () => {
+  it('is all approved and distinct, and says so', async () => {
+    const small = await buildTestApp();
+    try {
+      const result = await seedDemoContent(small.app.ctx, { images: 5 });
+      expect(result).toMatchObject({ approved: 5, pending: 0, rejected: 0, duplicateGroups: 0 });
+      const gallery = (await small.app.inject({ method: 'GET', url: '/api/images' })).json<{
+        total: number;
+        images: Array<{ titolo_img: string }>;
+      }>();
+      expect(gallery.total).toBe(5);
+      expect(new Set(gallery.images.map((image) => image.titolo_img)).size).toBe(5);
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -167,7 +167,7 @@ export async function seedDemoContent(
     approved: approvedIds.length,
     pending,
     rejected,
-    duplicateGroups: DUPLICATE_GROUPS,
+    duplicateGroups: plan.filter((picture) => picture.copyOf !== undefined).length,
     follows,
     interactions,
     seconds: Math.round((Date.now() - started) / 100) / 10,
@@ -232,6 +232,11 @@ function rephotograph(spec: WallWritingSpec, random: Random): WallWritingSpec {
 
 function planPictures(random: Random, total: number): Picture[] {
   const phrases = random.shuffle(PHRASES);
+  // A gallery of a few pictures (DEMO_IMAGES=5 for a quick look) is all distinct and approved:
+  // the copies and the review queue below need about twenty pictures to draw from.
+  if (total < 20) {
+    return phrases.slice(0, total).map((phrase) => ({ phrase, status: 'approved' }));
+  }
   const distinct = total - DUPLICATE_GROUPS;
   const pictures: Picture[] = [];
   for (let i = 0; i < distinct; i += 1) {
