@@ -95,6 +95,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
     ['--expose-gc', path.join(benchDir, 'bench-server.mjs')],
     {
       env: {
+        // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
+        MALLOC_ARENA_MAX: '2',
         ...process.env,
         HOST: '127.0.0.1',
         PORT: String(port),
