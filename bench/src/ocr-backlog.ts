@@ -1,0 +1,199 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../../server/src/db/database.js';
+import { PHRASES } from '../../server/src/demo/phrases.js';
+import { createRandom } from '../../server/src/demo/random.js';
+import { renderWallWriting, wallWritingSpec } from '../../server/src/demo/render.js';
+import { IMAGE_ANALYSIS_JOB } from '../../server/src/jobs/image-analysis/image-analysis.job.js';
+import { dropCatalogue, generateCatalogue, type Catalogue } from './generate.js';
+import { drain, ensureServerBuild, load, mb, printTable, startServer } from './load.js';
+import type { LoadResult, ServerHandle } from './load.js';
+import { prepareMixed, uploadBody, type Kind } from './mixed.js';
+
+/*
+ * `npm run bench:ocr -- [--size 10k] [--engine sqlite|postgres] [--backlog 200] [--seconds 10]
+ *   [--connections 40]`
+ *
+ * Issue 8, goal 7: OCR never hurts browsing. `--backlog` photos of wall writings (the demo
+ * renderer's, so there is text to read) are uploaded while the job worker is off; gallery pages
+ * are then loaded with the worker off, with the worker on and the whole backlog waiting (OCR
+ * in its worker thread, hashes and indexes on the server), and with the worker off again. The
+ * gallery's p99 during the backlog is compared with the mean of the two idle runs (the machine
+ * drifts). Goal: at most 1.15×. The run checks that the backlog was still being worked through
+ * when the measurement ended, so the figure is not of an idle worker.
+ */
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '10k' },
+    engine: { type: 'string', default: 'sqlite' },
+    backlog: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '40' },
+    'postgres-url': {
+      type: 'string',
+      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
+  },
+});
+
+const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
+const MAX_P99_RATIO = 1.15;
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+function fail(message: string): never {
+  process.stderr.write(`bench:ocr: ${message}\n`);
+  process.exit(2);
+}
+
+const images = SIZES[values.size.toLowerCase()] ?? fail('--size must be 10k, 100k or 1m');
+const engine =
+  values.engine === 'sqlite' || values.engine === 'postgres'
+    ? values.engine
+    : fail('--engine must be sqlite or postgres');
+const backlog = Number(values.backlog);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+if (!Number.isInteger(backlog) || backlog < 1) fail('--backlog must be a whole number');
+
+/** Wall photos with text on them, as the demo content draws them (seeded: the same every run). */
+async function renderPhotos(count: number): Promise<Buffer[]> {
+  const random = createRandom('bench-ocr');
+  const photos: Buffer[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const phrase = PHRASES[i % PHRASES.length] ?? fail('no demo phrases');
+    photos.push(await renderWallWriting(wallWritingSpec(random.fork(`photo-${i}`), phrase)));
+  }
+  return photos;
+}
+
+/** Analysis jobs by status, read straight from the database. */
+async function jobCounts(catalogue: Catalogue): Promise<Record<string, number>> {
+  const database = openDatabase(
+    catalogue.databaseUrl === undefined
+      ? { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') }
+      : { kind: 'postgres', url: catalogue.databaseUrl },
+  );
+  try {
+    const rows = await database.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('name', '=', IMAGE_ANALYSIS_JOB)
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+  } finally {
+    await database.close();
+  }
+}
+
+async function withServer<T>(
+  env: Record<string, string>,
+  run: (server: ServerHandle) => Promise<T>,
+): Promise<T> {
+  const server = await startServer(env);
+  try {
+    return await run(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  ensureServerBuild();
+  say(`Generating ${String(images)} images on ${engine}…`);
+  const catalogue = await generateCatalogue({
+    engine,
+    images,
+    postgresUrl: values['postgres-url'],
+  });
+  try {
+    const setup = await prepareMixed(catalogue);
+    const gallery: Kind =
+      setup.kinds.find((kind) => kind.name === 'gallery') ?? fail('no gallery traffic');
+    const env = {
+      DATA_DIR: catalogue.dataDir,
+      LOG_LEVEL: 'warn',
+      ...(catalogue.databaseUrl === undefined ? {} : { DATABASE_URL: catalogue.databaseUrl }),
+      ...setup.env,
+    };
+    const reads = (server: ServerHandle) =>
+      load(server, 'gallery', gallery.path, { seconds, connections, request: gallery.request });
+
+    say(`Rendering ${String(backlog)} wall photos…`);
+    const photos = await renderPhotos(backlog);
+    say(
+      `Machine: ${String(os.availableParallelism())} cores, ${mb(os.totalmem())}, Node ${process.version}; ` +
+        `${String(seconds)} s per run, ${String(connections)} connections; backlog ${String(backlog)} photos`,
+    );
+
+    // Worker off: the uploads queue their analysis, then the idle gallery is measured.
+    const before = await withServer(env, async (server) => {
+      for (const [index, photo] of photos.entries()) {
+        // Spread over the users: each may have at most 20 uploads waiting for review.
+        const { body, type } = uploadBody(photo, catalogue.meta.categoryId);
+        const response = await fetch(`${server.origin}/api/images/export`, {
+          method: 'POST',
+          headers: {
+            authorization: setup.authorisations[index % setup.authorisations.length] ?? '',
+            'content-type': type,
+          },
+          body,
+        });
+        if (response.status !== 201) fail(`upload ${String(index)}: ${String(response.status)}`);
+      }
+      await reads(server); // warm-up, not counted
+      await drain(server);
+      return reads(server);
+    });
+    const queued = await jobCounts(catalogue);
+    if ((queued['queued'] ?? 0) < backlog) fail(`only ${JSON.stringify(queued)} jobs queued`);
+
+    // Worker on, the whole backlog waiting.
+    const during = await withServer({ ...env, JOBS_IN_SERVER: '1' }, async (server) => {
+      const started = Date.now();
+      for (;;) {
+        const counts = await jobCounts(catalogue);
+        if ((counts['running'] ?? 0) + (counts['done'] ?? 0) > 0) break;
+        if (Date.now() - started > 60_000) fail('the job worker did not start');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const result = await reads(server);
+      const left = await jobCounts(catalogue);
+      say(`analysis jobs after the loaded run: ${JSON.stringify(left)}`);
+      if ((left['queued'] ?? 0) === 0) {
+        say('warning: the backlog ran out during the run; use a larger --backlog');
+      }
+      return result;
+    });
+
+    const after = await withServer(env, async (server) => {
+      await reads(server);
+      await drain(server);
+      return reads(server);
+    });
+
+    const runs: Array<[string, LoadResult]> = [
+      ['idle', before],
+      ['OCR backlog', during],
+      ['idle again', after],
+    ];
+    for (const [label, result] of runs) {
+      say(`\n${label}:\n`);
+      printTable([result]);
+    }
+    const idle = (before.p99 + after.p99) / 2;
+    const ratio = during.p99 / idle;
+    say(
+      `\ngallery p99: ${idle.toFixed(1)} ms idle (mean of the two runs), ` +
+        `${during.p99.toFixed(1)} ms during the backlog: ${ratio.toFixed(2)}× ` +
+        `(goal ≤ ${String(MAX_P99_RATIO)}×); req/s ${((before.requestsPerSecond + after.requestsPerSecond) / 2).toFixed(0)} idle, ` +
+        `${during.requestsPerSecond.toFixed(0)} during`,
+    );
+  } finally {
+    await dropCatalogue(catalogue, values['postgres-url']);
+  }
+}
+
+await main();
