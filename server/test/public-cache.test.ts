@@ -78,6 +78,45 @@ describe('public lists kept for anonymous visitors', () => {
     }
   });
 
+  it("writes a viewer's reactions into the kept list, the rest byte for byte the same", async () => {
+    const carla = await createUser(t.app);
+    const other = await uploadImage(t.app, alice, { title: 'Muro del mercato' });
+    await approve(t.app, other.id_image);
+    for (const [id, type] of [
+      [shown, 2],
+      [shown, 6],
+      [other.id_image, 4],
+    ] as const) {
+      const reacted = await t.app.inject({
+        method: 'POST',
+        url: `/api/images/${id}/interactions`,
+        headers: bearer(carla.token),
+        payload: { id_tipo_interazione: type },
+      });
+      expect(reacted.json()).toEqual({ action: 'added' });
+    }
+    const anonymous = (await get('/api/images')).json<Listed>();
+    const hers = await get('/api/images', carla.token);
+    expect(hers.headers['content-type']).toBe('application/json; charset=utf-8');
+    const expected = {
+      ...anonymous,
+      images: anonymous.images.map((image) => ({
+        ...image,
+        interactions:
+          image.id_image === shown
+            ? [
+                { id_tipo_interazione: 2, id_utente: carla.id },
+                { id_tipo_interazione: 6, id_utente: carla.id },
+              ]
+            : image.id_image === other.id_image
+              ? [{ id_tipo_interazione: 4, id_utente: carla.id }]
+              : [],
+      })),
+    };
+    expect(hers.json()).toEqual(expected);
+    expect(hers.body).toBe(JSON.stringify(expected));
+  });
+
   it('empties at once on a change made through the API: an approval, an edit', async () => {
     const kept = (await get(`/api/users/${alice.id}/images`)).json<Listed>();
     const pending = await uploadImage(t.app, alice, { title: 'Muro della stazione' });

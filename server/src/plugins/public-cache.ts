@@ -25,8 +25,7 @@ export const PUBLIC_CACHE_TTL_MS = 1000;
 // one computation), which is how bench/ measures the queries themselves.
 /**
  * A 120-image page is about 90 KB of JSON: this keeps the few hundred busiest pages at most
- * (counted in JSON characters; each page's parsed value, kept for logged-in viewers, takes a
- * few times as much again).
+ * (counted in JSON characters).
  */
 const MAX_BYTES = 16 * 1024 * 1024;
 
@@ -40,27 +39,80 @@ declare module 'fastify' {
   }
 }
 
+/** The viewer's own reactions on these images, by image (only images with some). */
+export type OwnReactions = (
+  imageIds: readonly number[],
+  viewer: UserRow,
+) => Promise<ReadonlyMap<number, readonly object[]>>;
+
 export interface PublicCache {
   /**
    * Sends the answer of `compute`, kept for anonymous visitors by the request's URL; concurrent
-   * misses for one URL share one computation. A logged-in viewer gets `personalise` applied to
-   * the kept anonymous answer (their own reactions added) when the route gives one, else a
-   * fresh `compute` for them.
+   * misses for one URL share one computation. A logged-in viewer of a list of images gets the
+   * kept anonymous answer with their own reactions (`ownReactions`) written into it, when the
+   * route gives that; else a fresh `compute` for them.
    */
   send<T>(
     request: FastifyRequest,
     reply: FastifyReply,
     compute: (viewer: UserRow | null) => Promise<T>,
-    personalise?: (shared: T, viewer: UserRow) => Promise<T>,
+    ownReactions?: OwnReactions,
   ): Promise<void>;
   /** Forgets every kept answer. */
   clear(): void;
 }
 
-/** An anonymous answer: its value (for personalising) and its JSON (to send as it is). */
+/**
+ * Where a viewer's own reactions go in a kept list: every image of an anonymous answer says
+ * `"interactions":[]`, in the order of `ids`; `cuts` are the offsets of those `]`. The JSON
+ * is spliced, not rebuilt: serialising a 120-image page again for every logged-in request
+ * cost as much as computing it (issue 8, goal 1). The sequence cannot occur inside a JSON
+ * string, whose quotes are escaped.
+ */
+interface Slots {
+  ids: number[];
+  cuts: number[];
+}
+
+/** An anonymous answer: its JSON, sent as it is, and where a viewer's reactions would go. */
 interface Answer {
-  value: unknown;
   body: string;
+  /** Null for an answer that is not a list of images (or does not look as expected). */
+  slots: Slots | null;
+}
+
+const EMPTY_OWN = '"interactions":[]';
+
+function findSlots(value: unknown, body: string): Slots | null {
+  const images = (value as { images?: unknown } | null)?.images;
+  if (!Array.isArray(images)) return null;
+  const ids = images.map((image) => (image as { id_image?: unknown }).id_image);
+  if (!ids.every((id): id is number => typeof id === 'number')) return null;
+  const cuts: number[] = [];
+  for (let at = body.indexOf(EMPTY_OWN); at >= 0; at = body.indexOf(EMPTY_OWN, at + 1)) {
+    cuts.push(at + EMPTY_OWN.length - 1);
+  }
+  return cuts.length === ids.length ? { ids, cuts } : null;
+}
+
+/** The kept body with each image's own reactions written between its brackets. */
+function spliceOwn(
+  body: string,
+  slots: Slots,
+  own: ReadonlyMap<number, readonly object[]>,
+): string {
+  if (own.size === 0) return body;
+  const parts: string[] = [];
+  let from = 0;
+  slots.ids.forEach((id, index) => {
+    const mine = own.get(id);
+    const cut = slots.cuts[index];
+    if (mine === undefined || mine.length === 0 || cut === undefined) return;
+    parts.push(body.slice(from, cut), JSON.stringify(mine).slice(1, -1));
+    from = cut;
+  });
+  parts.push(body.slice(from));
+  return parts.join('');
 }
 
 interface Entry extends Answer {
@@ -109,7 +161,7 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
         // The route's schema serialiser makes a string; Buffers only come from elsewhere.
         const body =
           typeof serialised === 'string' ? serialised : new TextDecoder().decode(serialised);
-        const answer = { value, body };
+        const answer: Answer = { body, slots: findSlots(value, body) };
         if (generation === started) keep(key, answer);
         return answer;
       })
@@ -121,19 +173,23 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
   }
 
   return {
-    async send(request, reply, compute, personalise) {
+    async send(request, reply, compute, ownReactions) {
       const viewer = request.user;
-      if (viewer !== null && personalise === undefined) {
+      if (viewer !== null && ownReactions === undefined) {
         void reply.send(await compute(viewer));
         return;
       }
       const shared = await anonymous(request.url, reply, () => compute(null));
-      if (viewer === null || personalise === undefined) {
+      if (viewer === null || ownReactions === undefined) {
         void reply.type(JSON_TYPE).send(shared.body);
         return;
       }
-      // A URL is always answered by the same route, so its kept value has that route's type.
-      void reply.send(await personalise(shared.value as Parameters<typeof personalise>[0], viewer));
+      if (shared.slots === null) {
+        void reply.send(await compute(viewer));
+        return;
+      }
+      const own = await ownReactions(shared.slots.ids, viewer);
+      void reply.type(JSON_TYPE).send(spliceOwn(shared.body, shared.slots, own));
     },
     clear() {
       generation += 1;

@@ -128,7 +128,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         reply,
         (viewer) =>
           images.gallery({ kind: 'all' }, toGalleryPage(request.query, GALLERY_PAGE), viewer),
-        images.withOwnReactions,
+        images.ownReactions,
       );
       return reply;
     },
@@ -152,7 +152,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         request,
         reply,
         (viewer) => images.trending(viewer),
-        images.withOwnReactions,
+        images.ownReactions,
       );
       return reply;
     },
@@ -205,7 +205,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           );
           return { images: await images.inOrder(found.ids, viewer), total: found.total };
         },
-        images.withOwnReactions,
+        images.ownReactions,
       );
       return reply;
     },
@@ -363,7 +363,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
               viewer,
             );
           },
-          images.withOwnReactions,
+          images.ownReactions,
         );
         return reply;
       },
@@ -455,7 +455,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
             viewer,
           );
         },
-        images.withOwnReactions,
+        images.ownReactions,
       );
       return reply;
     },

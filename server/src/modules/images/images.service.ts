@@ -199,33 +199,22 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
     },
 
     /**
-     * A list answered to anonymous visitors, as `viewer` gets it: the same images with the
-     * viewer's own reactions (D5), in one query. The list itself is never changed: it may be
-     * shared (plugins/public-cache.ts).
+     * The viewer's own toggles (like, favourite, …) on these images, by image: what the public
+     * cache writes into a kept list for a logged-in viewer (plugins/public-cache.ts).
      */
     // An arrow, so the routes can hand it on as it is.
-    withOwnReactions: async <T extends { images: ReadonlyArray<GalleryImage> }>(
-      list: T,
+    ownReactions: async (
+      imageIds: readonly number[],
       viewer: UserRow,
-    ): Promise<T> => {
-      const toggles = await repo.togglesOfUser(
-        db,
-        viewer.id_utente,
-        list.images.map((image) => image.id_image),
-      );
+    ): Promise<Map<number, GalleryImage['interactions']>> => {
+      const toggles = await repo.togglesOfUser(db, viewer.id_utente, [...imageIds]);
       const own = new Map<number, GalleryImage['interactions']>();
       for (const toggle of toggles) {
         const mine = own.get(toggle.id_image) ?? [];
         mine.push({ id_tipo_interazione: toggle.id_tipo_interazione, id_utente: viewer.id_utente });
         own.set(toggle.id_image, mine);
       }
-      return {
-        ...list,
-        images: list.images.map((image) => ({
-          ...image,
-          interactions: own.get(image.id_image) ?? [],
-        })),
-      };
+      return own;
     },
 
     /** Every own image of every status, for the data export (D9). */
