@@ -19,7 +19,7 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
 export function findAnalysis(db: Executor, id: number): Promise<AnalysedImage | undefined> {
   return db
     .selectFrom('images')
-    .select(['id_image', 'text_folded', 'phash'])
+    .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
     .where('id_image', '=', id)
     .executeTakeFirst();
 }
@@ -30,7 +30,7 @@ export async function findAnalyses(db: Executor, ids: readonly number[]): Promis
     out.push(
       ...(await db
         .selectFrom('images')
-        .select(['id_image', 'text_folded', 'phash'])
+        .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
         .where('id_image', 'in', part)
         .execute()),
     );
@@ -46,7 +46,7 @@ export function analysedPage(
 ): Promise<AnalysedImage[]> {
   return db
     .selectFrom('images')
-    .select(['id_image', 'text_folded', 'phash'])
+    .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
     .where('id_image', '>', afterId)
     .where((eb) => eb.or([eb('text_folded', 'is not', null), eb('phash', 'is not', null)]))
     .orderBy('id_image')
