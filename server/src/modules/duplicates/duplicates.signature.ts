@@ -54,8 +54,8 @@ export const TEXT_SIMILARITY = 0.8;
 export const LOOSE_TEXT_SIMILARITY = 0.5;
 /**
  * OCR confidence (mean word confidence, 0–100) from which a reading is trusted to tell two
- * writings apart on its own. Tesseract gives clean readings of wall writing 80–90 and
- * misreadings of texture or damaged letters 40–60 (docs/READING.md).
+ * writings apart on its own. Tesseract gives clean readings of wall writing mostly 80–95 and
+ * misreadings of texture or damaged letters mostly 40–60 (docs/READING.md, step 2).
  */
 export const TRUSTED_CONFIDENCE = 80;
 /** Hamming distance (of 64 bits) up to which two images without text are duplicates. */
