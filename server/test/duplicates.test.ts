@@ -104,18 +104,28 @@ function randomHash(): string {
 }
 
 /** What the analysis job stores, then the indexing it does. */
-async function analysed(id: number, text: string, phash: string | null = randomHash()) {
+async function analysed(
+  id: number,
+  text: string,
+  phash: string | null = randomHash(),
+  ocr_confidence: number | null = null,
+) {
   await t.app.ctx.database.db
     .updateTable('images')
-    .set({ extracted_text: text, text_folded: foldText(text), phash })
+    .set({ extracted_text: text, text_folded: foldText(text), phash, ocr_confidence })
     .where('id_image', '=', id)
     .execute();
   await t.app.ctx.duplicates.indexImage(id);
 }
 
-async function image(title: string, text: string, phash?: string | null): Promise<number> {
+async function image(
+  title: string,
+  text: string,
+  phash?: string | null,
+  confidence: number | null = null,
+): Promise<number> {
   const id = await quietUpload(title);
-  await analysed(id, text, phash);
+  await analysed(id, text, phash, confidence);
   return id;
 }
 
@@ -230,6 +240,28 @@ describe('grouping', () => {
     const c = await image('stesso muro c', 'Ciao nonna ci manchi', wall);
     const d = await image('stesso muro d', 'Ciao Dani ci manchi', wall);
     for (const id of [a, b, c, d]) expect(await groupOf(id)).toBeUndefined();
+  });
+
+  it('lets a close hash group two unsure readings that agree loosely, never confident ones', async () => {
+    // Two photos of one writing, both misread by the OCR (confidence 55): 0.67 similar, under
+    // the text threshold, but the pictures are the same.
+    const wall = randomHash();
+    const a = await image('incerta a', 'Torno a casa stasera', wall, 55);
+    const b = await image('incerta b', 'Tomo a cesa stasena xx', wall, 55);
+    expect(await groupOf(a)).toEqual([a, b]);
+    // Texts as far apart read confidently stay apart: confident readings that differ are
+    // different writings, however alike the walls.
+    const other = randomHash();
+    const c = await image('sicura c', 'Le stelle non chiedono', other, 90);
+    const d = await image('sicura d', 'Le steIIe mom chiedomo zz', other, 90);
+    expect(await groupOf(c)).toBeUndefined();
+    expect(await groupOf(d)).toBeUndefined();
+    // Unsure readings of clearly different texts do not group either.
+    const third = randomHash();
+    const e = await image('diversa e', 'Basta guerre nel mondo', third, 50);
+    const f = await image('diversa f', 'Mi manchi ogni giorno', third, 50);
+    expect(await groupOf(e)).toBeUndefined();
+    expect(await groupOf(f)).toBeUndefined();
   });
 
   it('ignores texts shorter than 8 letters', async () => {

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as initialSchema from './migrations/2026-11-21T1430-initial-schema.js';
 import * as search from './migrations/2026-11-21T1500-search.js';
 import * as duplicates from './migrations/2026-11-21T1600-duplicates.js';
+import * as ocrConfidence from './migrations/2026-11-22T0300-ocr-confidence.js';
 import type { Database } from './tables.js';
 
 /*
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T1430-initial-schema': initialSchema,
   '2026-11-21T1500-search': search,
   '2026-11-21T1600-duplicates': duplicates,
+  '2026-11-22T0300-ocr-confidence': ocrConfidence,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -80,6 +80,8 @@ export interface ImagesTable {
   extracted_text: string | null;
   /** extracted_text folded (case, accents, punctuation, spaces) for grouping and search. */
   text_folded: string | null;
+  /** The OCR's mean word confidence (0–100) in extracted_text; null when unknown. */
+  ocr_confidence: number | null;
   /** 64-bit perceptual hash as 16 hex digits; null until the hash job ran. */
   phash: string | null;
   likes_count: Counter;

@@ -79,6 +79,7 @@ export function createImageAnalysisJob(
       const saved = await saveImageAnalysis(db, id, {
         extracted_text: ocr.text,
         text_folded: foldText(ocr.text),
+        ocr_confidence: ocr.confidence,
         phash,
       });
       if (!saved) return;

@@ -16,6 +16,7 @@ export function findImageFile(
 export interface ImageAnalysis {
   extracted_text: string;
   text_folded: string;
+  ocr_confidence: number;
   phash: string;
 }
 

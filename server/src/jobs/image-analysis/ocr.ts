@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
+import { paintMasks } from './paint.js';
 
 /*
  * OCR of wall writings with tesseract.js and its Italian model (D4). tesseract.js runs the
@@ -45,10 +46,15 @@ export interface OcrOptions {
   /** Local folder holding ita.traineddata.gz (default ITA_LANG_PATH). */
   langPath?: string;
   /**
-   * Long sides the image is read at (default 450 and 800 px); the reading with the best
-   * confidence wins. See DEFAULT_TARGET_SIZES.
+   * Long sides the grey image is read at (default 450 px); the reading with the best
+   * confidence, among these and the paint masks, wins. See DEFAULT_TARGET_SIZES.
    */
   targetSizes?: readonly number[];
+  /**
+   * Long side at which the paint masks (paint.ts) are made and read, or null for none
+   * (default 800 px). See DEFAULT_MASK_SIZE.
+   */
+  maskSize?: number | null;
   /** A recognition taking longer than this is abandoned and the thread replaced (default 60 s). */
   timeoutMs?: number;
 }
@@ -58,21 +64,34 @@ export interface OcrOptions {
  * tenth to nearly all of the width, so no single scale fits: measured on the evaluation set
  * (eval/, docs/READING.md), the former 1800 px long side made most letters 100–250 px high and
  * was read worst of all; 800 px suits small and medium writing, 450 px huge letters, and
- * reading both and keeping the more confident result beat any single size. Small images also
- * keep each reading to a fraction of a second.
+ * reading both and keeping the more confident result beat any single size. Since the paint
+ * masks (paint.ts, read at 800 px) read most writings better, the grey picture is read at
+ * 450 px only, as the fallback for writing the masks lose (faint paint, paint close to the
+ * wall's colour): on the exploration subset, leaving out the grey 800 px reading changed the
+ * figures by 0.3 points of CER.
  */
-const DEFAULT_TARGET_SIZES: readonly number[] = [450, 800];
+const DEFAULT_TARGET_SIZES: readonly number[] = [450];
 const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * The paint masks are made at 800 px: at 600 px thin strokes break up (measured: fewer words
+ * read), and above it every reading costs more while letters grow past Tesseract's best size.
+ */
+const DEFAULT_MASK_SIZE = 800;
 
-/** Words below this confidence are noise: textures, bricks and shadows read as letters. */
-const MIN_WORD_CONFIDENCE = 35;
+/**
+ * Words below this confidence are noise: textures, bricks and shadows read as letters. Raised
+ * from 35 with the paint masks: a mask of wall texture gives many words at 40–55, the writing
+ * mostly 60–95 (docs/READING.md, step 2).
+ */
+const MIN_WORD_CONFIDENCE = 50;
 /** Single characters are the commonest noise, so they need more confidence to be kept. */
-const MIN_SHORT_WORD_CONFIDENCE = 60;
+const MIN_SHORT_WORD_CONFIDENCE = 70;
 
 export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
   const langPath = options.langPath ?? ITA_LANG_PATH;
   const targetSizes = options.targetSizes ?? DEFAULT_TARGET_SIZES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maskSize = options.maskSize === undefined ? DEFAULT_MASK_SIZE : options.maskSize;
 
   let worker: Promise<Tesseract.Worker> | undefined;
   // Recognitions run one after another: one Tesseract thread does one page at a time anyway,
@@ -102,8 +121,15 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
   async function recognizeNow(image: Buffer): Promise<OcrResult> {
     let best: OcrResult = { text: '', confidence: 0 };
     let bestScore = -1;
-    for (const size of targetSizes) {
-      const result = await recognizeAt(await preprocessForOcr(image, size));
+    // The grey picture at each size, then each candidate paint mask: Tesseract's confidence,
+    // not a guess beforehand, decides which one holds the writing.
+    const candidates = targetSizes.map((size) => () => preprocessForOcr(image, size));
+    if (maskSize !== null) {
+      const masks = await paintMasks(image, maskSize);
+      candidates.push(...masks.map((mask) => () => Promise.resolve(mask)));
+    }
+    for (const prepare of candidates) {
+      const result = await recognizeAt(await prepare());
       const score = readingScore(result);
       if (score > bestScore) {
         best = result;
@@ -232,13 +258,18 @@ function percentile(histogram: Uint32Array, share: number, fromTop: boolean): nu
 }
 
 /**
- * How much to trust a reading when choosing between scales: its confidence times its number of
- * letters, capped, so that a confident reading of two letters does not beat a nearly as
- * confident reading of the whole writing, while garbage (low confidence) loses to either.
+ * How much to trust a reading when choosing between candidates (scales, paint masks): its
+ * letters, capped, times the square of its confidence above MIN_WORD_CONFIDENCE, so that a
+ * confident reading of two letters does not beat a nearly as confident reading of the whole
+ * writing, while garbage loses to either. The square matters: a mask of wall texture yields
+ * dozens of letters at confidence 50–55, which under a linear weight outscored the writing
+ * read at 80 (on the exploration subset, words under 50 dropped: 41 % of words read with a
+ * linear weight, 44 % squared; docs/READING.md, step 2).
  */
 export function readingScore(result: OcrResult): number {
   const letters = result.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-  return result.confidence * Math.min(letters, 40);
+  const margin = Math.max(0, result.confidence - MIN_WORD_CONFIDENCE);
+  return Math.min(letters, 40) * margin * margin;
 }
 
 /** Rebuilds the text from the words worth keeping, line by line. */

@@ -67,8 +67,9 @@ export function createDuplicateIndex(db: Kysely<Database>) {
       repo.hashCandidates(db, hashProbeKeys(signature), {
         exclude: id,
         limit: HASH_CANDIDATE_LIMIT,
-        // Two images with text are compared by text only (see duplicates.signature.ts).
-        withoutTextOnly: hasText === 1,
+        // Every close hash is a candidate: with text on both sides, verifyPair also asks the
+        // texts to agree loosely (see duplicates.signature.ts).
+        withoutTextOnly: false,
       }),
     ]);
     const others = (await repo.findAnalyses(db, [...byText, ...byHash])).map(signatureOf);
@@ -142,7 +143,6 @@ export function createDuplicateIndex(db: Kysely<Database>) {
         if (list === undefined) continue;
         for (const other of list) {
           if (byHash.size >= HASH_CANDIDATE_LIMIT) break;
-          if (hasText === 1 && signatures[other]?.text !== null) continue;
           byHash.add(other);
         }
       }

@@ -11,7 +11,7 @@ export const GROUPED_STATUSES: readonly ImageStatus[] = ['approved', 'pending'];
 export function findAnalysis(db: Executor, id: number): Promise<AnalysedImage | undefined> {
   return db
     .selectFrom('images')
-    .select(['id_image', 'text_folded', 'phash'])
+    .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
     .where('id_image', '=', id)
     .executeTakeFirst();
 }
@@ -22,7 +22,7 @@ export async function findAnalyses(db: Executor, ids: readonly number[]): Promis
     out.push(
       ...(await db
         .selectFrom('images')
-        .select(['id_image', 'text_folded', 'phash'])
+        .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
         .where('id_image', 'in', part)
         .execute()),
     );
@@ -38,7 +38,7 @@ export function analysedPage(
 ): Promise<AnalysedImage[]> {
   return db
     .selectFrom('images')
-    .select(['id_image', 'text_folded', 'phash'])
+    .select(['id_image', 'text_folded', 'ocr_confidence', 'phash'])
     .where('id_image', '>', afterId)
     .where((eb) => eb.or([eb('text_folded', 'is not', null), eb('phash', 'is not', null)]))
     .orderBy('id_image')
