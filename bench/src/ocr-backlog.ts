@@ -10,6 +10,7 @@ import { dropCatalogue, generateCatalogue, type Catalogue } from './generate.js'
 import { drain, ensureServerBuild, load, mb, printTable, startServer } from './load.js';
 import type { LoadResult, ServerHandle } from './load.js';
 import { prepareMixed, uploadBody, type Kind } from './mixed.js';
+import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.js';
 
 /*
  * `npm run bench:ocr -- [--size 10k] [--engine sqlite|postgres] [--backlog 200] [--seconds 10]
@@ -24,6 +25,8 @@ import { prepareMixed, uploadBody, type Kind } from './mixed.js';
  * when the measurement ended, so the figure is not of an idle worker.
  */
 
+const fail = failer('bench:ocr');
+
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '10k' },
@@ -31,27 +34,15 @@ const { values } = parseArgs({
     backlog: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '40' },
-    'postgres-url': {
-      type: 'string',
-      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'postgres-url': POSTGRES_URL_OPTION,
   },
 });
 
-const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
 const MAX_P99_RATIO = 1.15;
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-function fail(message: string): never {
-  process.stderr.write(`bench:ocr: ${message}\n`);
-  process.exit(2);
-}
-
-const images = SIZES[values.size.toLowerCase()] ?? fail('--size must be 10k, 100k or 1m');
-const engine =
-  values.engine === 'sqlite' || values.engine === 'postgres'
-    ? values.engine
-    : fail('--engine must be sqlite or postgres');
+const images = parseSize(values.size, fail);
+const engine = parseEngine(values.engine, fail);
 const backlog = Number(values.backlog);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);

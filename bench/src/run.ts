@@ -16,6 +16,7 @@ import {
   type ServerHandle,
 } from './load.js';
 import { createTokenService } from '../../server/src/modules/auth/tokens.js';
+import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.js';
 
 /*
  * `npm run bench -- [--size 100k|1m] [--engine sqlite|postgres] [--only a,b] [--seconds 10]
@@ -32,6 +33,8 @@ const GALLERY = 120;
 /** Issue 8, goal 2: the 8,000th page (or the last one of a smaller catalogue). */
 const DEEP_PAGE = 8_000;
 
+const fail = failer('bench');
+
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '100k' },
@@ -44,29 +47,15 @@ const { values } = parseArgs({
     'generate-only': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     'public-cache-ms': { type: 'string' },
-    'postgres-url': {
-      type: 'string',
-      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'postgres-url': POSTGRES_URL_OPTION,
   },
 });
 
-const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
-const images: number =
-  SIZES[values.size.toLowerCase()] ??
-  fail(`--size must be one of ${Object.keys(SIZES).join(', ')}`);
-const engine: 'sqlite' | 'postgres' =
-  values.engine === 'sqlite' || values.engine === 'postgres'
-    ? values.engine
-    : fail('--engine must be sqlite or postgres');
+const images = parseSize(values.size, fail);
+const engine = parseEngine(values.engine, fail);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
-
-function fail(message: string): never {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(2);
-}
 
 interface Scenario {
   name: string;

@@ -4,6 +4,7 @@ import { dropCatalogue, generateCatalogue } from './generate.js';
 import { drain, ensureServerBuild, load, mb, printTable, startServer } from './load.js';
 import type { LoadResult, ServerHandle } from './load.js';
 import { prepareMixed, viewKind, type Kind } from './mixed.js';
+import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.js';
 
 /*
  * `npm run bench:writes -- [--size 100k] [--engine sqlite|postgres] [--seconds 10]
@@ -16,6 +17,8 @@ import { prepareMixed, viewKind, type Kind } from './mixed.js';
  * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table.
  */
 
+const fail = failer('bench:writes');
+
 const { values } = parseArgs({
   options: {
     size: { type: 'string', default: '100k' },
@@ -24,27 +27,15 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '40' },
     views: { type: 'string', default: '1000' },
     likes: { type: 'string', default: '100' },
-    'postgres-url': {
-      type: 'string',
-      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'postgres-url': POSTGRES_URL_OPTION,
   },
 });
 
-const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
 const MAX_READ_LOSS = 0.15;
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-function fail(message: string): never {
-  process.stderr.write(`bench:writes: ${message}\n`);
-  process.exit(2);
-}
-
-const images = SIZES[values.size.toLowerCase()] ?? fail('--size must be 10k, 100k or 1m');
-const engine =
-  values.engine === 'sqlite' || values.engine === 'postgres'
-    ? values.engine
-    : fail('--engine must be sqlite or postgres');
+const images = parseSize(values.size, fail);
+const engine = parseEngine(values.engine, fail);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const viewRate = Number(values.views);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type App } from '../src/app.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
@@ -18,14 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const interact = (id: number, type: unknown, token?: string, remoteAddress?: string) =>
-  t.app.inject({
+const interactOn = (app: App, id: number, type: unknown, token?: string, remoteAddress?: string) =>
+  app.inject({
     method: 'POST',
     url: `/api/images/${id}/interactions`,
     headers: token === undefined ? {} : bearer(token),
     payload: { id_tipo_interazione: type },
     ...(remoteAddress === undefined ? {} : { remoteAddress }),
   });
+const interact = (id: number, type: unknown, token?: string, remoteAddress?: string) =>
+  interactOn(t.app, id, type, token, remoteAddress);
 
 const summary = async (id: number, token?: string) =>
   (
@@ -189,13 +191,7 @@ describe('views written in batches (issue 8, goal 5)', () => {
       const kept = (await publishedImage(slow.app, uploader)).id_image;
       const doomed = (await publishedImage(slow.app, uploader)).id_image;
       const view = (id: number, token?: string) =>
-        slow.app.inject({
-          method: 'POST',
-          url: `/api/images/${id}/interactions`,
-          headers: token === undefined ? {} : bearer(token),
-          payload: { id_tipo_interazione: 7 },
-          remoteAddress: '198.51.100.20',
-        });
+        interactOn(slow.app, id, 7, token, '198.51.100.20');
       const viewer = await createUser(slow.app);
       expect((await view(kept)).json()).toEqual({ action: 'added' });
       expect((await view(doomed)).json()).toEqual({ action: 'added' });
@@ -234,12 +230,7 @@ describe('views written in batches (issue 8, goal 5)', () => {
     try {
       const uploader = await createUser(slow.app);
       const image = (await publishedImage(slow.app, uploader)).id_image;
-      const viewed = await slow.app.inject({
-        method: 'POST',
-        url: `/api/images/${image}/interactions`,
-        payload: { id_tipo_interazione: 7 },
-        remoteAddress: '198.51.100.40',
-      });
+      const viewed = await interactOn(slow.app, image, 7, undefined, '198.51.100.40');
       expect(viewed.json()).toEqual({ action: 'added' });
       const { db } = slow.app.ctx.database;
       // The table out of reach, as in an outage: the write fails and is logged.
@@ -250,12 +241,7 @@ describe('views written in batches (issue 8, goal 5)', () => {
       ).toBe(true);
       await sql`ALTER TABLE interactions_away RENAME TO interactions`.execute(db);
       // Still waiting, so still counted once.
-      const again = await slow.app.inject({
-        method: 'POST',
-        url: `/api/images/${image}/interactions`,
-        payload: { id_tipo_interazione: 7 },
-        remoteAddress: '198.51.100.41',
-      });
+      const again = await interactOn(slow.app, image, 7, undefined, '198.51.100.41');
       expect(again.json()).toEqual({ action: 'exists' });
       await slow.app.ctx.interactions.flushViews();
       expect((await slow.app.ctx.images.findById(image))?.views_count).toBe(1);
@@ -269,12 +255,7 @@ describe('views written in batches (issue 8, goal 5)', () => {
     try {
       const uploader = await createUser(stopping.app);
       const image = (await publishedImage(stopping.app, uploader)).id_image;
-      const viewed = await stopping.app.inject({
-        method: 'POST',
-        url: `/api/images/${image}/interactions`,
-        payload: { id_tipo_interazione: 7 },
-        remoteAddress: '198.51.100.30',
-      });
+      const viewed = await interactOn(stopping.app, image, 7, undefined, '198.51.100.30');
       expect(viewed.json()).toEqual({ action: 'added' });
       // A minute from the next write: only the shutdown can write it.
       expect((await stopping.app.ctx.images.findById(image))?.views_count).toBe(0);

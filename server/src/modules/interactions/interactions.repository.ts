@@ -116,30 +116,31 @@ export async function viewsStillValid<T extends { id_image: number; id_utente: n
   db: Executor,
   views: readonly T[],
 ): Promise<T[]> {
-  const images = new Set<number>();
-  for (const part of chunks([...new Set(views.map((view) => view.id_image))])) {
-    const rows = await db
-      .selectFrom('images')
-      .select('id_image')
-      .where('id_image', 'in', part)
-      .execute();
-    for (const row of rows) images.add(row.id_image);
-  }
-  const userIds = [
-    ...new Set(views.flatMap((view) => (view.id_utente === null ? [] : [view.id_utente]))),
-  ];
-  const users = new Set<number>();
-  for (const part of chunks(userIds)) {
-    const rows = await db
-      .selectFrom('users')
-      .select('id_utente')
-      .where('id_utente', 'in', part)
-      .execute();
-    for (const row of rows) users.add(row.id_utente);
-  }
+  const images = await existing(
+    views.map((view) => view.id_image),
+    (part) =>
+      db.selectFrom('images').select('id_image as id').where('id_image', 'in', part).execute(),
+  );
+  const users = await existing(
+    views.flatMap((view) => (view.id_utente === null ? [] : [view.id_utente])),
+    (part) =>
+      db.selectFrom('users').select('id_utente as id').where('id_utente', 'in', part).execute(),
+  );
   return views.filter(
     (view) => images.has(view.id_image) && (view.id_utente === null || users.has(view.id_utente)),
   );
+}
+
+/** Which of `ids` still exist, asked in chunks. */
+async function existing(
+  ids: readonly number[],
+  query: (part: number[]) => Promise<Array<{ id: number }>>,
+): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (const part of chunks([...new Set(ids)])) {
+    for (const row of await query(part)) found.add(row.id);
+  }
+  return found;
 }
 
 /** Inserts view rows, many per statement. */
