@@ -15,6 +15,9 @@ export default defineConfig({
     emptyOutDir: true,
     // No inline module preload polyfill: the Content-Security-Policy allows no inline script.
     modulePreload: { polyfill: false },
+    // .vite/manifest.json: the server reads which chunks each page needs and names them in
+    // index.html (server/src/plugins/first-screen.ts). Dot folders are never served.
+    manifest: true,
   },
   server: {
     // In development the API runs on the server's port; the browser still sees one origin.
