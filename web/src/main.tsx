@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useRoutes } from 'react-router';
+import { prefetchFirstScreen } from './app/prefetch.js';
 import { routes } from './app/router.js';
 import { theme } from './app/theme.js';
 
@@ -11,6 +12,8 @@ const queryClient = new QueryClient({
     queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 },
   },
 });
+
+prefetchFirstScreen(queryClient, window.location.pathname);
 
 function App() {
   return useRoutes(routes);
