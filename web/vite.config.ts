@@ -2,6 +2,25 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
+/**
+ * What every public page runs before it draws anything: React, the router, React Query,
+ * emotion, MUI's styling engine and the components of the header, the category strip and the
+ * loading and error states. One chunk, not the fifteen the automatic split made of it: brotli
+ * works better on one file than on many small ones, and a phone on slow 4G waits for fewer
+ * requests (goal 8: 5 KB less on the home page, 4 KB on an image page). The back-office's Data
+ * Grid and Charts stay out of it (never matched here).
+ */
+const FIRST_LOAD = new RegExp(
+  String.raw`[\/]node_modules[\/](` +
+    String.raw`react|react-dom|scheduler|react-router|react-is|@emotion|stylis|` +
+    String.raw`hoist-non-react-statics|@tanstack|@mui[\/](system|styled-engine|utils|private-theming)|` +
+    String.raw`@mui[\/]material[\/](styles|utils|internal|transitions|ButtonBase|SvgIcon|Paper|` +
+    String.raw`Typography|Box|IconButton|CircularProgress|Alert|Link|Toolbar|AppBar|Container|` +
+    String.raw`CssBaseline|Chip|Badge|Stack|Skeleton|useLazyRipple|zero-styled|GlobalStyles|` +
+    String.raw`InitColorSchemeScript|colors|className|DefaultPropsProvider)` +
+    String.raw`)[\/]`,
+);
+
 export default defineConfig({
   plugins: [
     react(),
@@ -15,6 +34,12 @@ export default defineConfig({
     emptyOutDir: true,
     // No inline module preload polyfill: the Content-Security-Policy allows no inline script.
     modulePreload: { polyfill: false },
+    // .vite/manifest.json: the server reads which chunks each page needs and names them in
+    // index.html (server/src/plugins/first-screen.ts). Dot folders are never served.
+    manifest: true,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'core', test: FIRST_LOAD }] } },
+    },
   },
   server: {
     // In development the API runs on the server's port; the browser still sees one origin.

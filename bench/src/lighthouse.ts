@@ -165,13 +165,21 @@ async function main(): Promise<void> {
     for (const page of pages) {
       for (const preset of ['mobile', 'desktop'] as const) {
         const all: Figures[] = [];
-        for (let run = 0; run < runs; run += 1) {
+        // A run Lighthouse could not measure (NO_NAVSTART and the like, seen on a busy machine)
+        // has no figures: it is run again, up to as many extra times as runs asked for.
+        for (let run = 0, failed = 0; run < runs; run += 1) {
           const result = await lighthouse(
             page.url,
             flags,
             preset === 'desktop' ? desktopConfig : undefined,
           );
           if (result === undefined) throw new Error(`no Lighthouse result for ${page.url}`);
+          if (result.lhr.runtimeError !== undefined && failed < runs) {
+            failed += 1;
+            say(`(${page.name} ${preset}: ${result.lhr.runtimeError.code}, run again)`);
+            run -= 1;
+            continue;
+          }
           if (values.save !== undefined) {
             fs.mkdirSync(values.save, { recursive: true });
             const file = `${page.name}-${preset}-${String(run + 1)}.json`;

@@ -370,6 +370,8 @@ describe('Immagini in Attesa di Approvazione', () => {
     const home = await visitor.newPage();
     await home.goto(`${server.url}/`);
     const all = home.getByRole('region', { name: 'Tutte le nostre immagini' });
+    // Below the carousels, the masonry asks for its pictures as the visitor scrolls near it.
+    await all.scrollIntoViewIfNeeded();
     await all.locator(`a[href="/image/${ids.approve}"]`).first().waitFor();
     await visitor.close();
   });

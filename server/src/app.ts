@@ -167,7 +167,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     { prefix: '/api' },
   );
   await app.register(filesRoutes, { ctx });
-  await app.register(webAppPlugin, { webDistDir: config.webDistDir });
+  await app.register(webAppPlugin, {
+    webDistDir: config.webDistDir,
+    // What an anonymous visitor would see first: index.html names the picture to fetch at once.
+    firstScreen: {
+      trending: () => ctx.images.trending(null),
+      image: (id) => ctx.images.detail(id, null),
+    },
+  });
 
   return app as unknown as App;
 }

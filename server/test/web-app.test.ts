@@ -7,7 +7,21 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let webDistDir: string;
-const INDEX = '<!doctype html><html lang="it"><title>Muri Parlanti</title><div id="root"></div>';
+const INDEX =
+  '<!doctype html><html lang="it"><head><title>Muri Parlanti</title>' +
+  '<script type="module" crossorigin src="/assets/index-abc123.js"></script></head>' +
+  '<body><div id="root"></div></body></html>';
+/** The part of Vite's manifest the server reads: page chunks and what they import. */
+const MANIFEST = {
+  'index.html': { file: 'assets/index-abc123.js', isEntry: true },
+  '_shared-111.js': { file: 'assets/shared-111.js', imports: ['index.html'] },
+  'src/pages/HomePage.tsx': {
+    file: 'assets/HomePage-222.js',
+    isDynamicEntry: true,
+    imports: ['index.html', '_shared-111.js'],
+  },
+  'src/pages/TagsPage.tsx': { file: 'assets/TagsPage-333.js', imports: ['index.html'] },
+};
 const BIG = 'export const muri = ' + JSON.stringify('scritta '.repeat(500)) + ';\n';
 
 beforeAll(async () => {
@@ -24,6 +38,8 @@ beforeAll(async () => {
   );
   await fs.writeFile(path.join(webDistDir, 'assets', 'big-def456.js.gz'), zlib.gzipSync(BIG));
   await fs.writeFile(path.join(webDistDir, 'favicon.svg'), '<svg/>');
+  await fs.mkdir(path.join(webDistDir, '.vite'));
+  await fs.writeFile(path.join(webDistDir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   t = await buildTestApp({ webDistDir });
 });
 afterAll(async () => {
@@ -32,7 +48,7 @@ afterAll(async () => {
 });
 
 describe('single origin (D1)', () => {
-  it.each(['/', '/image/42', '/user/me?tab=liked', '/admin/dashboard', '/una/pagina/ignota'])(
+  it.each(['/image/42', '/user/me?tab=liked', '/admin/dashboard', '/una/pagina/ignota'])(
     'serves index.html for the client-side route %s',
     async (url) => {
       const response = await t.app.inject({
@@ -46,6 +62,39 @@ describe('single origin (D1)', () => {
       expect(response.body).toBe(INDEX);
     },
   );
+
+  it("names a page's chunks in index.html, so they load with the entry (goal 8)", async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(home.statusCode).toBe(200);
+    expect(home.headers['cache-control']).toBe('no-cache');
+    expect(home.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/HomePage-222.js">',
+    );
+    expect(home.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/shared-111.js">',
+    );
+    // The entry is already there, once; no picture to hint in an empty catalogue.
+    expect(home.body.split('/assets/index-abc123.js')).toHaveLength(2);
+    expect(home.body).not.toContain('as="image"');
+    expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
+
+    const tags = await t.app.inject({
+      method: 'GET',
+      url: '/tags?q=muro',
+      headers: { accept: '*/*' },
+    });
+    expect(tags.body).toContain('href="/assets/TagsPage-333.js"');
+    expect(tags.body).not.toContain('HomePage');
+  });
+
+  it('never serves the build manifest', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/.vite/manifest.json',
+      headers: { accept: '*/*' },
+    });
+    expect(response.body).not.toContain('src/pages');
+  });
 
   it('serves built assets with long-lived caching', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });

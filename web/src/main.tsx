@@ -2,8 +2,9 @@ import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from './app/router.js';
+import { BrowserRouter, useRoutes } from 'react-router';
+import { prefetchFirstScreen } from './app/prefetch.js';
+import { routes } from './app/router.js';
 import { theme } from './app/theme.js';
 
 const queryClient = new QueryClient({
@@ -12,6 +13,12 @@ const queryClient = new QueryClient({
   },
 });
 
+prefetchFirstScreen(queryClient, window.location.pathname);
+
+function App() {
+  return useRoutes(routes);
+}
+
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
 createRoot(root).render(
@@ -19,7 +26,9 @@ createRoot(root).render(
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
       </QueryClientProvider>
     </ThemeProvider>
   </StrictMode>,

@@ -4,15 +4,26 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES } from '../lib/errors.js';
+import { firstScreenHints, readPageChunks, type FirstScreenSources } from './first-screen.js';
 
 /**
  * The single origin of D1: the built web app's files, and its index.html for every other GET
  * that accepts HTML (client-side routes). Unknown /api and /static paths stay JSON 404s.
  */
 export const webAppPlugin = fp(
-  async (app: FastifyInstance, options: { webDistDir: string }) => {
+  async (
+    app: FastifyInstance,
+    options: {
+      webDistDir: string;
+      /** Where the first screen's picture comes from (first-screen.ts); no picture hint without. */
+      firstScreen?: FirstScreenSources;
+    },
+  ) => {
     const indexFile = path.join(options.webDistDir, 'index.html');
     const built = fs.existsSync(indexFile);
+    // Read once: a deploy restarts the server, and every navigation is answered from memory.
+    const indexHtml = built ? fs.readFileSync(indexFile, 'utf8') : '';
+    const pageChunks = built ? readPageChunks(options.webDistDir) : new Map<string, string[]>();
 
     if (built) {
       await app.register(fastifyStatic, {
@@ -38,11 +49,18 @@ export const webAppPlugin = fp(
     app.setNotFoundHandler(async (request, reply) => {
       if (isAppPage(request)) {
         if (built) {
+          const pathname = request.url.split('?', 1)[0] ?? '/';
+          const hints = await firstScreenHints(
+            pathname,
+            pageChunks,
+            options.firstScreen,
+            indexHtml,
+          );
           // index.html names the current assets: always revalidate, so a deploy shows at once.
           return reply
             .header('cache-control', 'no-cache')
             .type('text/html; charset=utf-8')
-            .sendFile('index.html', options.webDistDir, { cacheControl: false });
+            .send(hints === '' ? indexHtml : indexHtml.replace('</head>', `  ${hints}\n  </head>`));
         }
         return reply
           .status(503)

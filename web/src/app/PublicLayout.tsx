@@ -1,9 +1,10 @@
 import { Box, Container } from '@mui/material';
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
 import { Header } from './Header.js';
+import { ScrollRestoration } from './ScrollRestoration.js';
 
 /** Header on every public page; the category strip too, except on profiles (SPEC §2). */
 export function PublicLayout() {

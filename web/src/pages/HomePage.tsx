@@ -5,7 +5,7 @@ import { Link as RouterLink } from 'react-router';
 import { CarouselSkeleton, ImageCarousel } from '../components/ImageCarousel.js';
 import { imageListError, InfiniteGallery } from '../components/InfiniteGallery.js';
 import { ScrollTopButton } from '../components/ScrollTopButton.js';
-import { EmptyMessage, ErrorMessage } from '../components/StatusMessage.js';
+import { EmptyMessage, ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { useNearViewport } from '../components/useNearViewport.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { usePopularCategories } from '../features/categories/api.js';
@@ -20,6 +20,8 @@ const HOME_CATEGORIES = 20;
 const GALLERY_PAGE = 120;
 /** A category carousel asks for its pictures when it is this close to the viewport. */
 const CAROUSEL_MARGIN = 600;
+/** The gallery asks for its first page this close, as far ahead as it asks for the next ones. */
+const GALLERY_MARGIN = 2000;
 const WEEK_TITLE = 'Le scritte della settimana';
 
 /** The page's heading, for screen readers and the outline; the sections speak for the eye. */
@@ -125,10 +127,22 @@ function CategoryCarousels({ categories }: { categories: Category[] }) {
 }
 
 function AllImagesSection() {
-  const query = useImagePages('/images', GALLERY_PAGE);
+  // Below twenty carousels: its 120 pictures wait until the reader comes near, like the
+  // carousels' own, instead of being drawn while the first screen is still loading (goal 8:
+  // that render was one of the long tasks of the mobile load).
+  const [ref, near] = useNearViewport(GALLERY_MARGIN);
+  const query = useImagePages('/images', GALLERY_PAGE, near);
   return (
-    <Section id="home-all" title="Tutte le nostre immagini">
-      <InfiniteGallery query={query} emptyText="Nessuna immagine trovata" rootMargin={2000} />
+    <Section id="home-all" title="Tutte le nostre immagini" sectionRef={ref}>
+      {near ? (
+        <InfiniteGallery
+          query={query}
+          emptyText="Nessuna immagine trovata"
+          rootMargin={GALLERY_MARGIN}
+        />
+      ) : (
+        <Loading />
+      )}
     </Section>
   );
 }

@@ -22,14 +22,13 @@ import {
   CircularProgress,
   Divider,
   Paper,
-  Snackbar,
   Stack,
-  Tooltip,
   Typography,
 } from '@mui/material';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
+import { LazyTooltip } from '../components/LazyTooltip.js';
 import { RELATED_COLUMNS } from '../components/masonryColumns.js';
 import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { thumbHashDataUrl } from '../components/thumbhash.js';
@@ -49,6 +48,8 @@ import { ApiError, errorMessage } from '../lib/api.js';
 import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
 import { imageAltText, imageTitle } from '../lib/imageText.js';
 import type { ImageDetail } from '../lib/types.js';
+
+const ErrorSnackbar = lazy(() => import('../components/ErrorSnackbar.js'));
 
 const NOT_FOUND = 'Immagine non trovata';
 
@@ -139,7 +140,7 @@ function ReactionButton({
 }) {
   const icons = REACTION_ICONS[reaction.type];
   return (
-    <Tooltip title={reaction.label} arrow>
+    <LazyTooltip title={reaction.label}>
       <Button
         // The count is the button's visible text, so its name carries it too: a screen reader
         // says 'Mi piace: 3', and speech input can use what it sees (WCAG 2.5.3).
@@ -167,7 +168,7 @@ function ReactionButton({
           {count}
         </Typography>
       </Button>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 
@@ -443,6 +444,11 @@ export default function ImagePage() {
   const image = useImage(id ?? 0, viewerId, id !== null);
   const { mutate: recordView } = useRecordView();
   const [message, setMessage] = useState<string | null>(null);
+  const [told, setTold] = useState(false);
+  const tell = (text: string) => {
+    setTold(true);
+    setMessage(text);
+  };
 
   const missing =
     id === null ||
@@ -490,28 +496,21 @@ export default function ImagePage() {
           <LargeImage key={image.data.id_image} image={image.data} />
         </Box>
         <Box sx={{ minWidth: 0 }}>
-          <ImageDetails image={image.data} onError={setMessage} />
+          <ImageDetails image={image.data} onError={tell} />
           <RelatedImages key={image.data.id_image} id={image.data.id_image} />
         </Box>
       </Box>
-      <Snackbar
-        open={message !== null}
-        autoHideDuration={6000}
-        onClose={() => {
-          setMessage(null);
-        }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity="error"
-          variant="filled"
-          onClose={() => {
-            setMessage(null);
-          }}
-        >
-          {message}
-        </Alert>
-      </Snackbar>
+      {/* Mounted from the first message on, so that it still fades out when it goes. */}
+      {told && (
+        <Suspense fallback={null}>
+          <ErrorSnackbar
+            message={message}
+            onClose={() => {
+              setMessage(null);
+            }}
+          />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -1,0 +1,121 @@
+import CloseIcon from '@mui/icons-material/Close';
+import SearchIcon from '@mui/icons-material/Search';
+import {
+  Box,
+  ClickAwayListener,
+  Drawer,
+  IconButton,
+  InputBase,
+  Link,
+  Paper,
+  Typography,
+} from '@mui/material';
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useCategories } from '../features/categories/api.js';
+import { categoryDisplayName } from '../lib/format.js';
+
+/*
+ * The header's search field and categories drawer, in a chunk of their own: nobody sees them
+ * before pressing a button, and the text field and the drawer's modal, transitions and portal
+ * were a tenth of the JavaScript every page loaded first (goal 8). Header.tsx starts loading
+ * this chunk as soon as a pointer or the focus comes near either button.
+ */
+
+export function SearchOverlay({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
+  const [query, setQuery] = useState('');
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const trimmed = query.trim();
+    // SPEC §5: an empty or whitespace query is ignored.
+    if (trimmed === '') return;
+    onClose();
+    void navigate(`/search?q=${encodeURIComponent(trimmed)}`);
+  };
+  return (
+    <ClickAwayListener onClickAway={onClose}>
+      <Paper
+        component="form"
+        role="search"
+        onSubmit={submit}
+        elevation={8}
+        sx={{
+          position: 'absolute',
+          insetInline: { xs: 8, sm: '20%' },
+          top: 8,
+          display: 'flex',
+          alignItems: 'center',
+          px: 2,
+          py: 1,
+          zIndex: 2,
+        }}
+      >
+        <SearchIcon sx={{ mr: 1, color: 'text.secondary' }} />
+        <InputBase
+          autoFocus
+          fullWidth
+          placeholder="Cerca immagini, utenti, categorie..."
+          inputProps={{ 'aria-label': 'Cerca immagini, utenti, categorie...', maxLength: 200 }}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') onClose();
+          }}
+        />
+        <IconButton aria-label="Chiudi ricerca" onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Paper>
+    </ClickAwayListener>
+  );
+}
+
+export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { data } = useCategories();
+  // Header.tsx mounts the drawer when it is first wanted, already open; MUI skips the slide of
+  // a drawer mounted open, so it starts closed for one render and slides in as it always did.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    setMounted(true);
+  }, []);
+  return (
+    <Drawer
+      anchor="top"
+      open={open && mounted}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { height: '100%', bgcolor: 'background.default' } } }}
+    >
+      <Box sx={{ p: 3, maxWidth: 900, mx: 'auto', width: '100%' }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', mb: 3 }}>
+          <Typography variant="h4" component="h2" sx={{ flex: 1 }}>
+            Categorie
+          </Typography>
+          <IconButton aria-label="Chiudi categorie" onClick={onClose}>
+            <CloseIcon />
+          </IconButton>
+        </Box>
+        <Box component="nav" sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1.5 }}>
+          {(data ?? []).map((category) => (
+            <Link
+              key={category.id_categoria}
+              component={RouterLink}
+              to={`/category/${category.id_categoria}`}
+              onClick={onClose}
+              underline="none"
+              color="inherit"
+              sx={{
+                p: 2,
+                borderRadius: 2,
+                bgcolor: 'background.paper',
+                '&:hover': { color: 'secondary.main' },
+              }}
+            >
+              {categoryDisplayName(category.nome)}
+            </Link>
+          ))}
+        </Box>
+      </Box>
+    </Drawer>
+  );
+}
