@@ -74,6 +74,9 @@ export function createViewBuffer(db: Kysely<Database>, log: Logger, flushMs: num
         failing = false;
       } catch (error) {
         failing = true;
+        // A timer set by views that arrived during the write would retry at once: wait instead.
+        clearTimeout(timer);
+        timer = undefined;
         log.error({ err: error, views: writing.size }, 'views not written; kept for the next try');
         for (const [key, view] of writing) {
           if (waiting.size >= MAX_WAITING) break;
