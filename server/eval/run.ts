@@ -33,6 +33,7 @@ import * as demoRepo from '../src/demo/demo.repository.js';
 import { releaseRenderCaches } from '../src/demo/render.js';
 import { createImageAnalysisJob } from '../src/jobs/image-analysis/image-analysis.job.js';
 import { createOcrEngine, type OcrEngine, type OcrResult } from '../src/jobs/image-analysis/ocr.js';
+import { readerOf } from '../src/jobs/image-analysis/reader.js';
 import type { JobContext } from '../src/jobs/worker.js';
 import { systemClock } from '../src/lib/clock.js';
 import { processUpload } from '../src/lib/imaging.js';
@@ -342,7 +343,7 @@ async function main(): Promise<void> {
     });
     const job = createImageAnalysisJob(db, {
       dataDir,
-      ocr,
+      reader: readerOf(ocr),
       afterAnalysis: async (id) => {
         if (options.only === null || options.only === 'search') await search.reindexImage(id);
         if (options.only === null || options.only === 'duplicates') await duplicates.indexImage(id);

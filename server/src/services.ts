@@ -3,7 +3,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { createJobHandlers } from './jobs/handlers.js';
-import { createOcrEngine } from './jobs/image-analysis/ocr.js';
+import { createReaderProcess } from './jobs/image-analysis/reader-process.js';
 import { createWorker, type JobWorker } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
 import { loadJwtSecret } from './lib/secrets.js';
@@ -37,7 +37,7 @@ import { createUsersService } from './modules/users/users.service.js';
 
 export interface Runtime {
   ctx: AppContext;
-  /** Stops the worker (jobs in hand finish) and the OCR thread; the database stays open. */
+  /** Stops the worker (jobs in hand finish) and the reading process; the database stays open. */
   stop(): Promise<void>;
 }
 
@@ -48,8 +48,9 @@ export async function createRuntime(
   log: Logger,
   options: { jobConcurrency: number },
 ): Promise<Runtime> {
-  // One OCR thread for the process, started on the first job that needs it.
-  const ocr = createOcrEngine();
+  // Photos are read in a child process at the lowest CPU priority, started by the first job
+  // that needs it and ended when idle (reader-process.ts).
+  const reader = createReaderProcess();
   // Jobs need services and services enqueue jobs: the erasure job looks the service up when
   // it runs, by which time the context exists.
   const built: { ctx?: AppContext } = {};
@@ -63,7 +64,7 @@ export async function createRuntime(
     log,
     handlers: createJobHandlers(database, {
       dataDir: config.dataDir,
-      ocr,
+      reader,
       mailer: createMailer(config),
       eraseUser: (id) => context().erasure.eraseUser(id),
     }),
@@ -83,7 +84,7 @@ export async function createRuntime(
     async stop() {
       await ctx.interactions.close();
       await jobs.stop();
-      await ocr.terminate();
+      await reader.terminate();
     },
   };
 }

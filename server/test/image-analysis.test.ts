@@ -15,6 +15,7 @@ import {
 } from '../src/jobs/image-analysis/image-analysis.job.js';
 import { createOcrEngine, ITA_LANG_PATH, type OcrEngine } from '../src/jobs/image-analysis/ocr.js';
 import { hammingDistance, perceptualHash } from '../src/jobs/image-analysis/phash.js';
+import { readerOf } from '../src/jobs/image-analysis/reader.js';
 import { enqueue } from '../src/jobs/queue.js';
 import { createWorker, type JobLogger } from '../src/jobs/worker.js';
 import { foldText } from '../src/lib/text.js';
@@ -168,7 +169,7 @@ function analysisWorker(engine: OcrEngine, afterAnalysis?: (id: number) => Promi
     handlers: [
       createImageAnalysisJob(database.db, {
         dataDir,
-        ocr: engine,
+        reader: readerOf(engine),
         ...(afterAnalysis === undefined ? {} : { afterAnalysis }),
       }),
     ],

@@ -2,7 +2,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { createDuplicateIndex } from '../modules/duplicates/duplicates.index.js';
 import { createSearchService } from '../modules/search/search.service.js';
 import { createImageAnalysisJob } from './image-analysis/image-analysis.job.js';
-import type { OcrEngine } from './image-analysis/ocr.js';
+import type { PhotoReader } from './image-analysis/reader.js';
 import { createErasureJob } from './erasure/erasure.job.js';
 import { createMailJob } from './mail/mail.job.js';
 import type { Mailer } from '../modules/mail/mailer.js';
@@ -15,7 +15,7 @@ import type { AnyJobDefinition } from './worker.js';
 
 export interface JobHandlerDeps {
   dataDir: string;
-  ocr: OcrEngine;
+  reader: PhotoReader;
   /** SMTP, or the outbox when SMTP_URL is unset (D8). */
   mailer: Mailer;
   /** D9: erases an account with everything of theirs. */
@@ -31,7 +31,7 @@ export function createJobHandlers(
   return [
     createImageAnalysisJob(database.db, {
       dataDir: deps.dataDir,
-      ocr: deps.ocr,
+      reader: deps.reader,
       // The text read on the wall becomes searchable as soon as it is known, and the text and
       // hash join the duplicate finder's index (D7).
       afterAnalysis: async (id) => {

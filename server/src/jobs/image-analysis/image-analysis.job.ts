@@ -6,8 +6,7 @@ import { imageFilePath } from '../../modules/images/images.storage.js';
 import type { EnqueueOptions } from '../queue.js';
 import { defineJob, enqueueJob, PermanentJobError, type JobDefinition } from '../worker.js';
 import { findImageFile, saveImageAnalysis } from './image-analysis.repository.js';
-import type { OcrEngine } from './ocr.js';
-import { perceptualHash } from './phash.js';
+import type { PhotoReader } from './reader.js';
 
 /*
  * After an upload (D4), a background job reads the writing on the wall (OCR, Italian) and
@@ -24,7 +23,8 @@ export interface ImageAnalysisPayload {
 
 export interface ImageAnalysisDeps {
   dataDir: string;
-  ocr: OcrEngine;
+  /** Reads the writing and the perceptual hash (the server's reads in a child process). */
+  reader: PhotoReader;
   /** Runs after the results are stored, e.g. to re-index the image for search. */
   afterAnalysis?: (id_image: number) => Promise<void>;
 }
@@ -75,19 +75,19 @@ export function createImageAnalysisJob(
         throw error;
       }
       const started = performance.now();
-      const [phash, ocr] = await Promise.all([perceptualHash(file), deps.ocr.recognize(file)]);
+      const reading = await deps.reader.read(file);
       const saved = await saveImageAnalysis(db, id, {
-        extracted_text: ocr.text,
-        text_folded: foldText(ocr.text),
-        ocr_confidence: ocr.confidence,
-        phash,
+        extracted_text: reading.text,
+        text_folded: foldText(reading.text),
+        ocr_confidence: reading.confidence,
+        phash: reading.phash,
       });
       if (!saved) return;
       ctx.log.info(
         {
           id_image: id,
-          confidence: ocr.confidence,
-          characters: ocr.text.length,
+          confidence: reading.confidence,
+          characters: reading.text.length,
           ms: Math.round(performance.now() - started),
         },
         'image analysed',

@@ -182,14 +182,22 @@ async function startWorker(langPath: string): Promise<Tesseract.Worker> {
   if (!path.isAbsolute(langPath) || !fs.existsSync(modelFile)) {
     throw new Error(`Italian OCR model not found at ${modelFile}`);
   }
-  const tesseract = await Tesseract.createWorker('ita', Tesseract.OEM.LSTM_ONLY, {
-    langPath,
-    gzip: true,
-    cacheMethod: 'none',
-    // Without a handler tesseract.js rethrows a failed job's error from its message listener,
-    // an uncaught exception that would end the process; the job's own promise still rejects.
-    errorHandler: () => undefined,
-  });
+  const tesseract = await Tesseract.createWorker(
+    'ita',
+    Tesseract.OEM.LSTM_ONLY,
+    {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      // Without a handler tesseract.js rethrows a failed job's error from its message listener,
+      // an uncaught exception that would end the process; the job's own promise still rejects.
+      errorHandler: () => undefined,
+    },
+    // Tesseract's own chatter while loading the model ("Detected 23 diacritics", a harmless
+    // "failed to load ./ita.special-words") would otherwise land in the server's log; the
+    // typed form of this init-only parameter lacks debug_file, the config text takes it.
+    'debug_file /dev/null',
+  );
   // A worker thread that dies emits 'error' on the thread object; unheard, that too would end
   // the process. The recognition in flight then times out and the thread is replaced.
   const thread = (tesseract as unknown as { worker?: ThreadWorker | null }).worker;

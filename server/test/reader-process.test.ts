@@ -1,0 +1,148 @@
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOcrEngine } from '../src/jobs/image-analysis/ocr.js';
+import { readerOf, type PhotoReader } from '../src/jobs/image-analysis/reader.js';
+import {
+  createReaderProcess,
+  type ReaderProcess,
+  type ReaderProcessOptions,
+} from '../src/jobs/image-analysis/reader-process.js';
+
+/*
+ * The server reads photos in a child process at the lowest CPU priority (issue 8, goal 7).
+ * These tests start real children (Tesseract and sharp included) and check that they read as
+ * the in-process reader does, run niced, survive bad input, and are replaced when they die.
+ * No database is involved, so the file runs the same on both engines.
+ */
+
+const require = createRequire(import.meta.url);
+const oswald = require.resolve('@expo-google-fonts/oswald/400Regular/Oswald_400Regular.ttf');
+
+let photo: Buffer;
+const started: PhotoReader[] = [];
+
+function reader(options: ReaderProcessOptions = {}): ReaderProcess {
+  const created = createReaderProcess(options);
+  started.push(created);
+  return created;
+}
+
+async function writing(text: string): Promise<Buffer> {
+  const letters = await sharp({
+    text: {
+      text: `<span foreground="#202020">${text}</span>`,
+      font: 'Oswald 80',
+      fontfile: oswald,
+      rgba: true,
+    },
+  })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: 1200, height: 600, channels: 3, background: '#ebe3d3' } })
+    .composite([{ input: letters, gravity: 'center' }])
+    .webp({ quality: 90 })
+    .toBuffer();
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  photo = await writing('AMORE ETERNO');
+});
+
+afterAll(async () => {
+  await Promise.all(started.map((each) => each.terminate()));
+});
+
+describe('reading photos in a child process', () => {
+  it('reads what the in-process reader reads, at the lowest priority', async () => {
+    const inProcess = readerOf(createOcrEngine());
+    started.push(inProcess);
+    const child = reader();
+    const [expected, actual] = await Promise.all([inProcess.read(photo), child.read(photo)]);
+    expect(actual).toEqual(expected);
+    expect(actual.text).toContain('AMORE');
+    expect(actual.phash).toMatch(/^[0-9a-f]{16}$/);
+
+    const pid = child.pid();
+    expect(pid).toBeTypeOf('number');
+    if (process.platform === 'linux') {
+      // Nice values are per thread on Linux: every thread of the child must carry it.
+      const threads = (await import('node:fs')).readdirSync(`/proc/${String(pid)}/task`);
+      expect(threads.length).toBeGreaterThan(1);
+      for (const thread of threads) expect(os.getPriority(Number(thread))).toBe(19);
+    }
+    expect(os.getPriority()).not.toBe(19);
+  });
+
+  it('rejects bytes that are not an image and goes on reading with the same process', async () => {
+    const child = reader();
+    await expect(child.read(Buffer.from('not an image at all'))).rejects.toThrow(
+      /unsupported image format/,
+    );
+    const pid = child.pid();
+    expect((await child.read(photo)).text).toContain('AMORE');
+    expect(child.pid()).toBe(pid);
+  });
+
+  it('fails the photo in hand when the process dies, and starts a new one for the next', async () => {
+    const child = reader();
+    await child.read(photo);
+    const first = child.pid() ?? 0;
+    const reading = child.read(photo);
+    process.kill(first, 'SIGKILL');
+    await expect(reading).rejects.toThrow(/the reading process ended \(SIGKILL\)/);
+    expect((await child.read(photo)).text).toContain('AMORE');
+    expect(child.pid()).not.toBe(first);
+  });
+
+  it('ends a reading that takes more CPU time than its budget', async () => {
+    const child = reader({ cpuBudgetMs: 1 });
+    await expect(child.read(photo)).rejects.toThrow(/reading took over 1 ms of CPU/);
+  });
+
+  it('ends a reading that takes longer than the wall-clock limit', async () => {
+    const child = reader({ timeoutMs: 50 });
+    await expect(child.read(photo)).rejects.toThrow(/longer than 50 ms/);
+  });
+
+  it('reads photos sent together one after another, each getting its own answer', async () => {
+    const child = reader();
+    const other = await writing('CIAO MAMMA');
+    const [a, b, c] = await Promise.all([child.read(photo), child.read(other), child.read(photo)]);
+    expect(a.text).toContain('AMORE');
+    expect(b.text).toContain('MAMMA');
+    expect(c).toEqual(a);
+  });
+
+  it('ends an idle process, and terminate ends a running one', async () => {
+    const idle = reader({ idleMs: 100 });
+    await idle.read(photo);
+    const pid = idle.pid() ?? 0;
+    await until(() => idle.pid() === undefined && !isRunning(pid));
+
+    const busy = reader();
+    await busy.read(photo);
+    const busyPid = busy.pid() ?? 0;
+    await busy.terminate();
+    expect(busy.pid()).toBeUndefined();
+    await until(() => !isRunning(busyPid));
+  });
+});
