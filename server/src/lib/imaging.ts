@@ -34,6 +34,12 @@ export const MAX_INPUT_PIXELS = 40_000_000;
  * time of sharp's default (4) for files a few per cent larger — uploads stay fast on 2 cores.
  */
 const WEBP_EFFORT = 2;
+/**
+ * The full-size file (up to 2560 px, 4.9 MP) is the longest step of an upload, and the one
+ * served least (downloads, the widest screens): effort 1 encodes it in 0.5–0.67× the time of
+ * effort 2 for files 0–8 % larger (12 MP photos, bench:pipeline; docs/PERFORMANCE.md).
+ */
+const FULL_WEBP_EFFORT = 1;
 
 /** The type of an upload according to its first bytes (never its name or declared type). */
 export function detectUploadType(bytes: Buffer): UploadType | undefined {
@@ -123,7 +129,7 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
   const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
   const fromRaw = () => sharp(decoded.data, { raw });
   const [original, display, thumb, placeholder] = await Promise.all([
-    fromRaw().webp({ quality: 85, effort: WEBP_EFFORT }).toBuffer(),
+    fromRaw().webp({ quality: 85, effort: FULL_WEBP_EFFORT }).toBuffer(),
     fromRaw()
       .resize({ width: DISPLAY_WIDTH, withoutEnlargement: true })
       .webp({ quality: 80, effort: WEBP_EFFORT })

