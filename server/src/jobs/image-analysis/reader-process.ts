@@ -16,7 +16,7 @@ import { CPU_BUDGET_ENV, isReadReply, type ReadRequest } from './reader-protocol
  * 0, the scheduler gives the reading about 1.5 % of a busy core and all of an idle one.
  *
  * One child reads one photo at a time; it starts with the first photo, ends after idleMs
- * without work (its OCR model and heaps hold about 150 MB), and is replaced if it dies.
+ * without work (its OCR model and heaps hold 210–235 MB), and is replaced if it dies.
  */
 
 export interface ReaderProcessOptions {
