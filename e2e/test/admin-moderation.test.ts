@@ -87,9 +87,9 @@ let stationCategory: number;
 let smileCategory: number;
 
 beforeAll(async () => {
-  // The analysis on (hints, duplicate groups), over a smaller demo gallery: its photos are
-  // read before this file's uploads, which the tests wait for.
-  server = await startDemoServer({ JOBS_IN_SERVER: '1', DEMO_IMAGES: '20' });
+  // A smaller demo gallery: its photos are read before this file's uploads, whose analysis
+  // (hints, duplicate groups) the tests wait for.
+  server = await startDemoServer({ DEMO_IMAGES: '20' });
   browser = await launchBrowser();
   adminToken = await loginAdmin(server.url);
   giulia = await registerUser(server.url, 'giulia');
