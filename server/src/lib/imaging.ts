@@ -21,8 +21,15 @@ export const UPLOAD_MIME_TYPES: Record<UploadType, string> = {
   webp: 'image/webp',
 };
 
-/** The long side of the stored full image, and the widths of the derivatives. */
-export const FULL_MAX_SIDE = 2560;
+/**
+ * The long side of the stored full image, and the widths of the derivatives. 2048 px, as the
+ * large sizes of the big photo sites: the full-size encode is single-threaded and the longest
+ * step of an upload, and at 2048 px (3.1 MP) it takes two thirds of the time it took at 2560 px
+ * (4.9 MP; 12 MP JPEG, effort 1: 125 against 184 ms), which brought the upload of a 12 MP photo
+ * within issue 8's 250 ms (docs/PERFORMANCE.md, "The image pipeline"). Images stored before
+ * keep their 2560 px.
+ */
+export const FULL_MAX_SIDE = 2048;
 export const DISPLAY_WIDTH = 1280;
 export const THUMB_WIDTH = 400;
 
@@ -35,9 +42,9 @@ export const MAX_INPUT_PIXELS = 40_000_000;
  */
 const WEBP_EFFORT = 2;
 /**
- * The full-size file (up to 2560 px, 4.9 MP) is the longest step of an upload, and the one
- * served least (downloads, the widest screens): effort 1 encodes it in 0.5–0.67× the time of
- * effort 2 for files 0–8 % larger (12 MP photos, bench:pipeline; docs/PERFORMANCE.md).
+ * The full-size file is the longest step of an upload, and the one served least (downloads,
+ * the widest screens): effort 1 encodes it in 0.5–0.75× the time of effort 2 for files 0–8 %
+ * larger (12 MP photos; docs/PERFORMANCE.md).
  */
 const FULL_WEBP_EFFORT = 1;
 
@@ -79,7 +86,7 @@ export interface ProcessedImage {
 
 /**
  * Uploads decoded at once: two, as many as the cores. Each holds its decoded pixels (up to
- * 2560×1920×3 bytes, plus libvips' working buffers) until its four outputs are encoded; four
+ * 2048×1536×3 bytes, plus libvips' working buffers) until its four outputs are encoded; four
  * at once took the server to 532 MB (issue 8, goal 6: ≤ 400 MB with four uploads in flight),
  * and a third or fourth would only queue for the same two cores anyway.
  */

@@ -5,7 +5,7 @@ import path from 'node:path';
 /*
  * Where image files live in the data folder. Every stored image has one random file name
  * (`<random>.webp`, the `filename` column) and three files under that name:
- *   images/<filename>            the full image, re-encoded, at most 2560 px on its long side
+ *   images/<filename>            the full image, re-encoded, at most 2048 px on its long side (2560 before 2026-11-22)
  *   images/display/<filename>    a display size, 1280 px wide at most, for the detail page
  *   images/thumbs/<filename>     a thumbnail, 400 px wide, for galleries and the back-office
  */
