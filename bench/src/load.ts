@@ -90,9 +90,16 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 export async function startServer(env: Record<string, string>): Promise<ServerHandle> {
   const port = await freePort();
+  // BENCH_CPU_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops (open it
+  // in Chrome's DevTools or speedscope); Node refuses --cpu-prof in NODE_OPTIONS.
+  const profileDir = process.env['BENCH_CPU_PROFILE'];
+  const profile =
+    profileDir === undefined || profileDir === ''
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`];
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--expose-gc', path.join(benchDir, 'bench-server.mjs')],
+    ['--expose-gc', ...profile, path.join(benchDir, 'bench-server.mjs')],
     {
       env: {
         // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.

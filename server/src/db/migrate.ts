@@ -3,6 +3,7 @@ import * as initialSchema from './migrations/2026-11-21T1430-initial-schema.js';
 import * as search from './migrations/2026-11-21T1500-search.js';
 import * as duplicates from './migrations/2026-11-21T1600-duplicates.js';
 import * as ocrConfidence from './migrations/2026-11-22T0300-ocr-confidence.js';
+import * as reactionsVersion from './migrations/2026-11-22T0700-reactions-version.js';
 import type { Database } from './tables.js';
 
 /*
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T1500-search': search,
   '2026-11-21T1600-duplicates': duplicates,
   '2026-11-22T0300-ocr-confidence': ocrConfidence,
+  '2026-11-22T0700-reactions-version': reactionsVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

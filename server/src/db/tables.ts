@@ -24,6 +24,8 @@ export interface UsersTable {
   is_superuser: Flag;
   /** Raised on password change or deactivation; tokens carry it and older ones are refused. */
   token_version: ColumnType<number, number | undefined, number>;
+  /** Raised with every change to the user's toggles: what the servers' memory of them is checked against. */
+  reactions_version: ColumnType<number, number | undefined, number>;
   /** When the user confirmed being at least 16 (D9); kept as proof of consent. */
   age_confirmed_at: Timestamp | null;
   /** Set by 'Elimina account' (D9); the erasure job deletes the user after it. */

@@ -10,7 +10,8 @@ import type { UserRow } from '../db/tables.js';
  * again to shape and serialise, while the busiest pages (the home page's, a popular
  * category's) are the same bytes for everybody; sending kept bytes costs what the bench's
  * reference route costs (issue 8, goal 1). Logged-in viewers get the kept answer with their own
- * reactions added (one query), or a fresh one where a route's answer depends on who asks.
+ * reactions added (kept in memory per user, modules/images/own-toggles.ts), or a fresh one
+ * where a route's answer depends on who asks.
  *
  * Freshness: every successful change made through the API (an upload, a moderation decision, an
  * edit, a deletion, an account change) empties the cache before its answer leaves, so whoever

@@ -269,6 +269,21 @@ export function tagsOfImages(
     .execute();
 }
 
+/** Every toggle of a user, at most `limit` (in no particular order); interactions_by_user serves it. */
+export function allTogglesOfUser(
+  db: Executor,
+  userId: number,
+  limit: number,
+): Promise<Array<{ id_image: number; id_tipo_interazione: number }>> {
+  return db
+    .selectFrom('interactions')
+    .select(['id_image', 'id_tipo_interazione'])
+    .where('id_utente', '=', userId)
+    .where('id_tipo_interazione', 'in', [1, 2, 4, 5, 6])
+    .limit(limit)
+    .execute();
+}
+
 /** The viewer's own toggles (never views or downloads) on the given images (D5). */
 export function togglesOfUser(
   db: Executor,

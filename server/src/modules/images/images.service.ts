@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { FileUrlSigner } from './file-urls.js';
 import * as repo from './images.repository.js';
+import { createOwnToggles } from './own-toggles.js';
 import type {
   GalleryFilter,
   GalleryPage,
@@ -50,6 +51,7 @@ function nextCursor(rows: readonly GalleryRow[], limit: number): string | null {
 
 export function createImagesService(db: Executor, clock: Clock, files: FileUrlSigner) {
   let trendingCache: { ids: number[]; at: number } | undefined;
+  const toggles = createOwnToggles(db);
 
   /** D4: a pending or rejected image exists only for its uploader and administrators. */
   function canSee(image: Pick<ImageRow, 'status' | 'id_utente'>, viewer: Viewer): boolean {
@@ -62,9 +64,9 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
   /** Tags, the viewer's own reactions and file URLs for a batch of rows: two queries in all. */
   async function extrasFor(rows: ImageRow[], viewer: Viewer): Promise<Map<number, ImageExtras>> {
     const ids = rows.map((row) => row.id_image);
-    const [tags, toggles] = await Promise.all([
+    const [tags, own] = await Promise.all([
       repo.tagsOfImages(db, ids),
-      viewer === null ? [] : repo.togglesOfUser(db, viewer.id_utente, ids),
+      viewer === null ? [] : toggles.of(viewer, ids),
     ]);
     const now = clock.now().getTime();
     const extras = new Map<number, ImageExtras>(
@@ -73,7 +75,7 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
     for (const tag of tags) {
       extras.get(tag.id_image)?.tags.push({ id_tag: tag.id_tag, nome: tag.nome });
     }
-    for (const toggle of toggles) {
+    for (const toggle of own) {
       extras.get(toggle.id_image)?.interactions.push({
         id_tipo_interazione: toggle.id_tipo_interazione,
         id_utente: viewer?.id_utente ?? 0,
@@ -126,8 +128,8 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
     findById: (id: number) => repo.findImageById(db, id),
     findByFilename: (filename: string) => repo.findImageByFilename(db, filename),
 
-    async ownToggles(userId: number, imageId: number): Promise<number[]> {
-      const rows = await repo.togglesOfUser(db, userId, [imageId]);
+    async ownToggles(viewer: UserRow, imageId: number): Promise<number[]> {
+      const rows = await toggles.of(viewer, [imageId]);
       return rows.map((row) => row.id_tipo_interazione);
     },
 
@@ -207,9 +209,8 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       imageIds: readonly number[],
       viewer: UserRow,
     ): Promise<Map<number, GalleryImage['interactions']>> => {
-      const toggles = await repo.togglesOfUser(db, viewer.id_utente, [...imageIds]);
       const own = new Map<number, GalleryImage['interactions']>();
-      for (const toggle of toggles) {
+      for (const toggle of await toggles.of(viewer, imageIds)) {
         const mine = own.get(toggle.id_image) ?? [];
         mine.push({ id_tipo_interazione: toggle.id_tipo_interazione, id_utente: viewer.id_utente });
         own.set(toggle.id_image, mine);

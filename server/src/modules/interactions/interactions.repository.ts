@@ -60,6 +60,18 @@ export async function insertInteraction(
   await db.insertInto('interactions').values(row).execute();
 }
 
+/**
+ * Marks a change to the user's toggles (modules/images/own-toggles.ts); in the transaction
+ * that makes the change, so no server can read the new toggles under the old number.
+ */
+export async function bumpReactionsVersion(db: Executor, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ reactions_version: sql`reactions_version + 1` })
+    .where('id_utente', '=', userId)
+    .execute();
+}
+
 /** Moves one of the image's counters by delta, atomically and never below zero (D5). */
 export async function adjustCounter(
   db: Executor,

@@ -55,9 +55,13 @@ export function createInteractionsService(
     return db.transaction().execute(async (trx) => {
       if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
         await repo.adjustCounter(trx, imageId, column, 1);
+        await repo.bumpReactionsVersion(trx, user.id_utente);
         return 'added' as const;
       }
-      if (await repo.deleteToggle(trx, key)) await repo.adjustCounter(trx, imageId, column, -1);
+      if (await repo.deleteToggle(trx, key)) {
+        await repo.adjustCounter(trx, imageId, column, -1);
+        await repo.bumpReactionsVersion(trx, user.id_utente);
+      }
       return 'removed' as const;
     });
   }
@@ -121,9 +125,7 @@ export function createInteractionsService(
     /** GET /images/{id}/interactions: the counts and the viewer's own flags (D5). */
     async summary(imageId: number, viewer: Viewer) {
       const image = await images.findVisible(imageId, viewer);
-      const own = new Set(
-        viewer === null ? [] : await images.ownToggles(viewer.id_utente, imageId),
-      );
+      const own = new Set(viewer === null ? [] : await images.ownToggles(viewer, imageId));
       return {
         interactions_count: {
           likes: image.likes_count,
