@@ -24,9 +24,8 @@ import {
 } from '../src/jobs/image-analysis/words.js';
 
 const require = createRequire(import.meta.url);
-const MARKER_FONT = require.resolve(
-  '@expo-google-fonts/permanent-marker/400Regular/PermanentMarker_400Regular.ttf',
-);
+const MARKER_FONT =
+  require.resolve('@expo-google-fonts/permanent-marker/400Regular/PermanentMarker_400Regular.ttf');
 
 /* Issue 9: how readings are chosen and scored. */
 
