@@ -27,6 +27,8 @@ interface Word {
 
 export interface CandidateReading {
   kind: 'grey' | 'mask' | 'mask-scaled';
+  /** For --variants: letter height and closing radius, as 'h32c0'. */
+  variant?: string;
   mask: number | null;
   scale: number;
   seconds: number;
@@ -53,6 +55,16 @@ const out = option('--out', 'candidates.json');
 const parallel = Number.parseInt(option('--parallel', '2'), 10);
 const first = Number.parseInt(option('--first', String(size)), 10);
 const letterTarget = Number.parseInt(option('--letter', '32'), 10);
+/** --variants h32c0,h24c0,h32c1 --top 3: read the best `top` masks each way instead. */
+const variants = option('--variants', '')
+  .split(',')
+  .filter((v) => v !== '')
+  .map((v) => {
+    const match = /^h(\d+)c(\d+)$/.exec(v);
+    if (match === null) throw new Error(`bad variant ${v}`);
+    return { name: v, height: Number(match[1]), closing: Number(match[2]) };
+  });
+const top = Number.parseInt(option('--top', '3'), 10);
 
 async function startWorker(): Promise<Tesseract.Worker> {
   const worker = await Tesseract.createWorker('ita', Tesseract.OEM.LSTM_ONLY, {
@@ -100,7 +112,29 @@ async function main() {
       const readings: CandidateReading[] = [];
       const grey = await read(worker, await greyImage(rgb, 450));
       readings.push({ kind: 'grey', mask: null, scale: 1, seconds: grey.s, words: grey.words });
-      for (const [m, candidate] of candidates.entries()) {
+      if (variants.length > 0) {
+        for (const [m, candidate] of candidates.slice(0, top).entries()) {
+          for (const variant of variants) {
+            const scale = Math.min(
+              3,
+              Math.max(0.4, variant.height / Math.max(1, candidate.letterHeight)),
+            );
+            const reading = await read(
+              worker,
+              await candidateImage(candidate, scale, variant.closing),
+            );
+            readings.push({
+              kind: 'mask',
+              variant: variant.name,
+              mask: m,
+              scale,
+              seconds: reading.s,
+              words: reading.words,
+            });
+          }
+        }
+      }
+      for (const [m, candidate] of (variants.length > 0 ? [] : candidates).entries()) {
         const plain = await read(worker, await candidateImage(candidate, 1));
         readings.push({ kind: 'mask', mask: m, scale: 1, seconds: plain.s, words: plain.words });
         const scale = Math.min(

@@ -178,8 +178,14 @@ export function readingScale(candidate: PaintCandidate): number {
  * with a white margin, turned level when it leans MIN_DESKEW_DEGREES or more, and scaled by
  * `scale` (1: as made).
  */
-export async function candidateImage(candidate: PaintCandidate, scale = 1): Promise<Buffer> {
+export async function candidateImage(
+  candidate: PaintCandidate,
+  scale = 1,
+  closing = 0,
+): Promise<Buffer> {
   const { box, width } = candidate;
+  const mask =
+    closing > 0 ? closeMask(candidate.mask, width, candidate.height, closing) : candidate.mask;
   const boxWidth = box.right - box.left + 1;
   const boxHeight = box.bottom - box.top + 1;
   const outWidth = boxWidth + MASK_MARGIN * 2;
@@ -187,7 +193,7 @@ export async function candidateImage(candidate: PaintCandidate, scale = 1): Prom
   const grey = Buffer.alloc(outWidth * outHeight, 255);
   for (let y = box.top; y <= box.bottom; y += 1) {
     for (let x = box.left; x <= box.right; x += 1) {
-      if (candidate.mask[y * width + x] === 1) {
+      if (mask[y * width + x] === 1) {
         grey[(y - box.top + MASK_MARGIN) * outWidth + x - box.left + MASK_MARGIN] = 0;
       }
     }
@@ -203,6 +209,64 @@ export async function candidateImage(candidate: PaintCandidate, scale = 1): Prom
     });
   }
   return image.png({ compressionLevel: 1 }).toBuffer();
+}
+
+/**
+ * Morphological closing of a mask with a square of side 2 × radius + 1: dilation, then
+ * erosion. It fills the gaps that the wall's texture leaves in a stroke (chalk, dry brush)
+ * without thickening it; done on a cleaned mask, it joins only what the cleaning kept.
+ */
+export function closeMask(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+): Uint8Array {
+  const dilated = morph(
+    morph(mask, width, height, radius, true, true),
+    width,
+    height,
+    radius,
+    true,
+    false,
+  );
+  return morph(
+    morph(dilated, width, height, radius, false, true),
+    width,
+    height,
+    radius,
+    false,
+    false,
+  );
+}
+
+/** One separable pass of a binary dilation (any) or erosion (all), along rows or columns. */
+function morph(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+  dilate: boolean,
+  alongRows: boolean,
+): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const lines = alongRows ? height : width;
+  const length = alongRows ? width : height;
+  const stride = alongRows ? 1 : width;
+  for (let line = 0; line < lines; line += 1) {
+    const base = alongRows ? line * width : line;
+    // Running count of set pixels in the window [i - radius, i + radius], outside counted as
+    // unset for a dilation and as set for an erosion (so borders do not erode).
+    let count = 0;
+    const at = (i: number) =>
+      i < 0 || i >= length ? (dilate ? 0 : 1) : (mask[base + i * stride] ?? 0);
+    for (let i = -radius; i <= radius; i += 1) count += at(i);
+    for (let i = 0; i < length; i += 1) {
+      out[base + i * stride] = dilate ? (count > 0 ? 1 : 0) : count === radius * 2 + 1 ? 1 : 0;
+      count += at(i + radius + 1) - at(i - radius);
+    }
+  }
+  return out;
 }
 
 /**
