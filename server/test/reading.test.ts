@@ -12,6 +12,7 @@ import {
 } from '../eval/metrics.js';
 import { readingScore, wellFormed } from '../src/jobs/image-analysis/ocr.js';
 import {
+  closeMask,
   paintCandidates,
   rawRgb,
   readingScale,
@@ -78,6 +79,30 @@ describe('Italian word list', () => {
   it('counts the letters of words of three letters or more that it knows', () => {
     expect(wordLetters('Ti amo, Giulia!')).toEqual({ known: 9, other: 2 });
     expect(wordLetters('')).toEqual({ known: 0, other: 0 });
+  });
+});
+
+describe('closeMask', () => {
+  it('fills the gaps texture leaves in a stroke without thickening it', () => {
+    // A horizontal stroke 3 px thick with a hole and a 1 px break, on a 12 × 9 mask.
+    const width = 12;
+    const height = 9;
+    const mask = new Uint8Array(width * height);
+    for (let y = 3; y <= 5; y += 1) {
+      for (let x = 1; x <= 10; x += 1) mask[y * width + x] = 1;
+    }
+    mask[4 * width + 4] = 0;
+    for (let y = 3; y <= 5; y += 1) mask[y * width + 7] = 0;
+    const closed = closeMask(mask, width, height, 1);
+    expect(closed[4 * width + 4]).toBe(1);
+    for (let y = 3; y <= 5; y += 1) expect(closed[y * width + 7]).toBe(1);
+    // Nothing grows above, below or beyond the stroke's ends.
+    for (let x = 0; x < width; x += 1) {
+      expect(closed[2 * width + x]).toBe(0);
+      expect(closed[6 * width + x]).toBe(0);
+    }
+    expect(closed[4 * width]).toBe(0);
+    expect(closed[4 * width + 11]).toBe(0);
   });
 });
 

@@ -255,11 +255,10 @@ function morph(
   const stride = alongRows ? 1 : width;
   for (let line = 0; line < lines; line += 1) {
     const base = alongRows ? line * width : line;
-    // Running count of set pixels in the window [i - radius, i + radius], outside counted as
-    // unset for a dilation and as set for an erosion (so borders do not erode).
+    // Running count of set pixels in the window [i - radius, i + radius]; outside the picture
+    // counts as unset, so what the dilation grew into the border is eroded away again.
     let count = 0;
-    const at = (i: number) =>
-      i < 0 || i >= length ? (dilate ? 0 : 1) : (mask[base + i * stride] ?? 0);
+    const at = (i: number) => (i < 0 || i >= length ? 0 : (mask[base + i * stride] ?? 0));
     for (let i = -radius; i <= radius; i += 1) count += at(i);
     for (let i = 0; i < length; i += 1) {
       out[base + i * stride] = dilate ? (count > 0 ? 1 : 0) : count === radius * 2 + 1 ? 1 : 0;
