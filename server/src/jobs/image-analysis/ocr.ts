@@ -144,7 +144,10 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
    * Italian words ends it (wellFormed). Of the readings made, readingScore picks one.
    */
   async function recognizeNow(image: Buffer): Promise<OcrResult> {
-    const rgb = await rawRgb(image, maskSize ?? Math.max(...targetSizes));
+    // Decoded at the largest size any candidate needs, so no candidate is an upscaled one.
+    const decodeSize = Math.max(maskSize ?? 0, ...targetSizes);
+    if (decodeSize <= 0) return { text: '', confidence: 0 };
+    const rgb = await rawRgb(image, decodeSize);
     const steps: Array<() => Promise<Buffer>> = [];
     if (maskSize !== null) {
       for (const candidate of paintCandidates(rgb).slice(0, MAX_MASK_READINGS)) {
@@ -254,8 +257,8 @@ const MAX_SCORED_LETTERS = 40;
 
 /**
  * A reading good enough to stop reading: confident, of six letters or more, most of them in
- * Italian words. On the exploration subset, stopping there lost no word and saved a reading in
- * four (docs/READING.md, step 3).
+ * Italian words. On the exploration subset, stopping there lost no word and saved a third of
+ * the readings (docs/READING.md, step 3).
  */
 export function wellFormed(result: OcrResult): boolean {
   const { known, other } = wordLetters(result.text);
@@ -299,7 +302,7 @@ function keepLegibleWords(page: Tesseract.Page): OcrResult {
 /**
  * An Italian word of two letters or more is kept from this confidence, below the general
  * MIN_WORD_CONFIDENCE: Tesseract is often unsure of a rightly read word on a rough wall, and
- * texture rarely reads as a real word (on the exploration subset, 1.1 points of CER better).
+ * texture rarely reads as a real word (on the exploration subset, about a point of CER better).
  */
 const MIN_KNOWN_WORD_CONFIDENCE = 40;
 /** Words read this confidently are left as read, even when the word list does not know them. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 /*
- * Separating paint from wall before OCR (issue 9, docs/READING.md step 2).
+ * Separating paint from wall before OCR (issue 9, docs/READING.md steps 2 to 4).
  *
  * Tesseract reads a grey photo of a wall badly: brick courses, tile joints, shutter slats and
  * the wall's texture read as letters, or make the page layout give up. But the paint of a
