@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildEvalSet } from '../eval/dataset.js';
 import {
@@ -8,7 +10,23 @@ import {
   searchQuery,
   wordAccuracy,
 } from '../eval/metrics.js';
-import { readingScore } from '../src/jobs/image-analysis/ocr.js';
+import { readingScore, wellFormed } from '../src/jobs/image-analysis/ocr.js';
+import {
+  closeMask,
+  paintCandidates,
+  rawRgb,
+  readingScale,
+  TARGET_LETTER_HEIGHT,
+} from '../src/jobs/image-analysis/paint.js';
+import {
+  isItalianWord,
+  nearestItalianWord,
+  wordLetters,
+} from '../src/jobs/image-analysis/words.js';
+
+const require = createRequire(import.meta.url);
+const MARKER_FONT =
+  require.resolve('@expo-google-fonts/permanent-marker/400Regular/PermanentMarker_400Regular.ttf');
 
 /* Issue 9: how readings are chosen and scored. */
 
@@ -20,6 +38,135 @@ describe('readingScore', () => {
     expect(whole).toBeGreaterThan(scrap);
     expect(whole).toBeGreaterThan(garbage);
     expect(readingScore({ text: '', confidence: 0 })).toBe(0);
+  });
+
+  it('prefers Italian words to as many letters of scraps at the same confidence', () => {
+    const words = readingScore({ text: 'NON SI TOCCA', confidence: 75 });
+    const scraps = readingScore({ text: 'NQN SX TQCCZ', confidence: 75 });
+    expect(words).toBeGreaterThan(scraps * 2);
+  });
+});
+
+describe('wellFormed', () => {
+  it('accepts a confident reading made of Italian words, and nothing less', () => {
+    expect(wellFormed({ text: 'LA COSTITUZIONE\nNON SI TOCCA', confidence: 90 })).toBe(true);
+    // Unsure, too short, or mostly scraps of texture: keep reading.
+    expect(wellFormed({ text: 'LA COSTITUZIONE', confidence: 60 })).toBe(false);
+    expect(wellFormed({ text: 'CIAO', confidence: 95 })).toBe(false);
+    expect(wellFormed({ text: 'ee pa Ric sh gu', confidence: 80 })).toBe(false);
+  });
+});
+
+describe('Italian word list', () => {
+  it('knows inflected Italian words and names, folded', () => {
+    for (const word of ['muri', 'sono', 'liberta', 'giulia', 'costituzione']) {
+      expect(isItalianWord(word)).toBe(true);
+    }
+    expect(isItalianWord('xqzt')).toBe(false);
+  });
+
+  it('mends a word one slip away from an Italian word, and leaves the rest alone', () => {
+    expect(nearestItalianWord('guera')).toBe('guerra');
+    expect(nearestItalianWord('costituzlone')).toBe('costituzione');
+    expect(nearestItalianWord('libertta')).toBe('liberta');
+    // Known words, short words, numbers and hopeless strings stay as read.
+    expect(nearestItalianWord('amore')).toBeNull();
+    expect(nearestItalianWord('uva')).toBeNull();
+    expect(nearestItalianWord('2019')).toBeNull();
+    expect(nearestItalianWord('xqztk')).toBeNull();
+  });
+
+  it('counts the letters of words of three letters or more that it knows', () => {
+    expect(wordLetters('Ti amo, Giulia!')).toEqual({ known: 9, other: 2 });
+    expect(wordLetters('')).toEqual({ known: 0, other: 0 });
+  });
+});
+
+describe('closeMask', () => {
+  it('fills the gaps texture leaves in a stroke without thickening it', () => {
+    // A horizontal stroke 3 px thick with a hole and a 1 px break, on a 12 × 9 mask.
+    const width = 12;
+    const height = 9;
+    const mask = new Uint8Array(width * height);
+    for (let y = 3; y <= 5; y += 1) {
+      for (let x = 1; x <= 10; x += 1) mask[y * width + x] = 1;
+    }
+    mask[4 * width + 4] = 0;
+    for (let y = 3; y <= 5; y += 1) mask[y * width + 7] = 0;
+    const closed = closeMask(mask, width, height, 1);
+    expect(closed[4 * width + 4]).toBe(1);
+    for (let y = 3; y <= 5; y += 1) expect(closed[y * width + 7]).toBe(1);
+    // Nothing grows above, below or beyond the stroke's ends.
+    for (let x = 0; x < width; x += 1) {
+      expect(closed[2 * width + x]).toBe(0);
+      expect(closed[6 * width + x]).toBe(0);
+    }
+    expect(closed[4 * width]).toBe(0);
+    expect(closed[4 * width + 11]).toBe(0);
+  });
+});
+
+describe('paint masks', () => {
+  /**
+   * A rough wall (noise), grey joints running across the picture, a blue sticker and a red
+   * writing in the lower half: the writing's mask must come first.
+   */
+  async function wall(): Promise<Buffer> {
+    const width = 1200;
+    const height = 800;
+    const pixels = Buffer.alloc(width * height * 3);
+    let state = 7;
+    for (let i = 0; i < width * height; i += 1) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      const grain = (state >>> 24) % 24;
+      const joint = i % width < 4 || Math.floor(i / width) % 160 < 4 ? -70 : 0;
+      pixels[i * 3] = 205 + grain + joint;
+      pixels[i * 3 + 1] = 196 + grain + joint;
+      pixels[i * 3 + 2] = 180 + grain + joint;
+    }
+    const writing = await sharp({
+      text: {
+        text: '<span foreground="#b01818">NON MOLLARE MAI</span>',
+        font: 'Permanent Marker 60',
+        fontfile: MARKER_FONT,
+        rgba: true,
+      },
+    })
+      .png()
+      .toBuffer();
+    const sticker = await sharp({
+      create: { width: 90, height: 120, channels: 3, background: '#1840c0' },
+    })
+      .png()
+      .toBuffer();
+    return sharp(pixels, { raw: { width, height, channels: 3 } })
+      .composite([
+        { input: writing, top: 480, left: 200 },
+        { input: sticker, top: 100, left: 950 },
+      ])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  }
+
+  it('ranks the writing first and measures its letters', async () => {
+    const rgb = await rawRgb(await wall(), 800);
+    const candidates = paintCandidates(rgb);
+    const first = candidates[0];
+    expect(first).toBeDefined();
+    if (first === undefined) return;
+    // The writing sits in the lower half, left of the sticker (800 / 1200 of the coordinates).
+    expect(first.box.top).toBeGreaterThan(300);
+    expect(first.box.right).toBeLessThan(620);
+    expect(first.components).toBeGreaterThanOrEqual(8);
+    expect(first.heightAgreement).toBeGreaterThan(0.8);
+    // Permanent Marker 60 capitals are about 40 px high, 27 px at 800 / 1200.
+    expect(first.letterHeight).toBeGreaterThan(15);
+    expect(first.letterHeight).toBeLessThan(45);
+    expect(candidates.map((c) => c.score)).toEqual(
+      [...candidates.map((c) => c.score)].sort((a, b) => b - a),
+    );
+    const scaled = first.letterHeight * readingScale(first);
+    expect(Math.abs(scaled - TARGET_LETTER_HEIGHT)).toBeLessThan(TARGET_LETTER_HEIGHT * 0.25);
   });
 });
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 /*
- * Separating paint from wall before OCR (issue 9, docs/READING.md step 2).
+ * Separating paint from wall before OCR (issue 9, docs/READING.md steps 2 to 4).
  *
  * Tesseract reads a grey photo of a wall badly: brick courses, tile joints, shutter slats and
  * the wall's texture read as letters, or make the page layout give up. But the paint of a
@@ -11,7 +11,9 @@ import sharp from 'sharp';
  * mask, and of each mask only the letter-like connected components are kept: components that
  * touch the frame (the floor, a pole, the joints of a wall all run out of the picture), that
  * are taller or wider than writing gets, or that are thin lines (joints, slats, cracks) are
- * dropped. The caller reads every mask and keeps the most confident reading.
+ * dropped. Each mask is described (letter height, how alike its letters are, contrast,
+ * alignment) and ranked by how much it looks like writing, so the caller reads only the
+ * likeliest ones (ocr.ts).
  *
  * Everything is plain arithmetic on raw pixels (sharp only decodes and encodes), deterministic
  * (a fixed-seed k-means++); it costs about 0.16 s of a busy 2-core machine per picture at
@@ -58,60 +60,264 @@ export async function rawRgb(image: Buffer, longSide: number): Promise<RawImage>
   return { data, width: info.width, height: info.height };
 }
 
-/**
- * The candidate paint masks of a photo, as PNGs (black writing on white) ready for Tesseract,
- * at `longSide` px on the longer side plus a white margin, each turned level when its writing
- * leans (skewAngle). Empty when no colour cluster looks like writing.
- */
-export async function paintMasks(image: Buffer, longSide: number): Promise<Buffer[]> {
-  const rgb = await rawRgb(image, longSide);
-  const masks = paintMaskPixels(rgb);
-  return Promise.all(
-    masks.map(async (mask) => {
-      const png = await maskToPng(mask, rgb.width, rgb.height);
-      const angle = skewAngle(mask, rgb.width, rgb.height);
-      if (Math.abs(angle) < MIN_DESKEW_DEGREES) return png;
-      return sharp(png)
-        .rotate(-angle, { background: '#ffffff' })
-        .png({ compressionLevel: 1 })
-        .toBuffer();
-    }),
-  );
+/** One colour cluster's cleaned mask and what it looks like, before any reading. */
+export interface PaintCandidate {
+  /** 1 = paint, width × height of the picture it was made from. */
+  mask: Uint8Array;
+  width: number;
+  height: number;
+  /** Kept components and their bounding box (inclusive pixel coordinates). */
+  components: number;
+  box: { left: number; top: number; right: number; bottom: number };
+  /** Median height of the kept components: about a letter's height, in pixels. */
+  letterHeight: number;
+  /** Share of the kept paint in components within a factor 2 of letterHeight. */
+  heightAgreement: number;
+  /** Share of the cluster's pixels that survived the cleaning (writing keeps most of them). */
+  keptShare: number;
+  /** Share of the picture covered by the kept paint. */
+  coverage: number;
+  /** CIE Lab distance of the cluster's colour from the largest cluster's (the wall, mostly). */
+  contrast: number;
+  /** The writing's lean in degrees (skewOf). */
+  angle: number;
+  /** How much more peaked the row profile is at `angle` than on average over all angles. */
+  alignment: number;
+  /** The ranking score (candidateScore): higher is likelier to be the writing. */
+  score: number;
 }
 
-/** The cleaned masks (1 = paint) of every plausible colour cluster, in cluster order. */
-export function paintMaskPixels(rgb: RawImage): Uint8Array[] {
+/**
+ * The candidate paint masks of a decoded photo, the likeliest writing first (candidateScore).
+ * Empty when no colour cluster looks like writing.
+ */
+export function paintCandidates(rgb: RawImage): PaintCandidate[] {
   const count = rgb.width * rgb.height;
   const lab = toLab(rgb);
-  const labels = kmeans(lab, count, CLUSTERS);
+  const { labels, centres } = kmeans(lab, count, CLUSTERS);
   const sizes = new Uint32Array(CLUSTERS);
   for (let i = 0; i < count; i += 1) sizes[labels[i] ?? 0] = (sizes[labels[i] ?? 0] ?? 0) + 1;
-  const masks: Uint8Array[] = [];
+  let largest = 0;
+  for (let c = 1; c < CLUSTERS; c += 1) if ((sizes[c] ?? 0) > (sizes[largest] ?? 0)) largest = c;
+  const candidates: PaintCandidate[] = [];
   for (let cluster = 0; cluster < CLUSTERS; cluster += 1) {
-    const share = (sizes[cluster] ?? 0) / count;
+    const clusterSize = sizes[cluster] ?? 0;
+    const share = clusterSize / count;
     if (share < MIN_CLUSTER_SHARE || share > MAX_CLUSTER_SHARE) continue;
     const raw = new Uint8Array(count);
     for (let i = 0; i < count; i += 1) raw[i] = labels[i] === cluster ? 1 : 0;
-    const mask = keepLetterComponents(raw, rgb.width, rgb.height);
-    let on = 0;
-    for (let i = 0; i < count; i += 1) on += mask[i] ?? 0;
-    if (on >= count * MIN_MASK_SHARE) masks.push(mask);
+    const cleaned = letterComponents(raw, rgb.width, rgb.height);
+    if (cleaned.on < count * MIN_MASK_SHARE) continue;
+    const { angle, alignment } = skewOf(cleaned.mask, rgb.width, rgb.height);
+    const contrast = Math.sqrt(squaredCentreDistance(centres, cluster, largest));
+    const candidate: PaintCandidate = {
+      mask: cleaned.mask,
+      width: rgb.width,
+      height: rgb.height,
+      components: cleaned.heights.length,
+      box: cleaned.box,
+      letterHeight: cleaned.letterHeight,
+      heightAgreement: cleaned.heightAgreement,
+      keptShare: cleaned.on / clusterSize,
+      coverage: cleaned.on / count,
+      contrast,
+      angle,
+      alignment,
+      score: 0,
+    };
+    candidate.score = candidateScore(candidate);
+    candidates.push(candidate);
   }
-  return masks;
+  return candidates.sort((a, b) => b.score - a.score);
 }
 
-async function maskToPng(mask: Uint8Array, width: number, height: number): Promise<Buffer> {
-  const outWidth = width + MASK_MARGIN * 2;
-  const outHeight = height + MASK_MARGIN * 2;
+/**
+ * How likely a mask is to hold the writing, from what it looks like, before any reading:
+ * - keptShare: paint survives the cleaning whole, while a cluster of wall texture loses most
+ *   of its pixels to specks, joints and frame-touching runs;
+ * - heightAgreement: the letters of one writing are alike in height, texture comes in every
+ *   size;
+ * - contrast (capped): paint is chosen to stand out from the wall;
+ * - components: a single blob (a sticker, a pole's shadow) is not a writing;
+ * - alignment − 1: letters stand in lines, texture does not.
+ * Measured on 64 pictures of another seed than the evaluation set's (docs/READING.md, step 3):
+ * the mask that read best was ranked first in 38 of 51 pictures with a legible mask, and in
+ * the first two in 46, against 35 and 43 for the product of the first three terms alone.
+ */
+export function candidateScore(candidate: Omit<PaintCandidate, 'score'>): number {
+  const blobs = Math.min(1, Math.max(0, (candidate.components - 1) / 4));
+  return (
+    candidate.keptShare *
+    candidate.heightAgreement *
+    Math.min(candidate.contrast, MAX_SCORED_CONTRAST) *
+    blobs *
+    Math.max(0, candidate.alignment - 1)
+  );
+}
+
+/** Beyond this Lab distance, more contrast says nothing more about being paint. */
+const MAX_SCORED_CONTRAST = 60;
+
+/**
+ * Letter height, in pixels, at which a mask is read. Tesseract's line recogniser works on
+ * lines normalised to about 36 px; masks scaled so their letters are about 32 px high read
+ * better than as made (on the exploration subset, the two best masks read this way: 40.4 %
+ * of words against 34.5 %; docs/READING.md, step 3).
+ */
+export const TARGET_LETTER_HEIGHT = 32;
+
+/** The factor that brings a candidate's letters to TARGET_LETTER_HEIGHT, or 1 when close. */
+export function readingScale(candidate: PaintCandidate): number {
+  const scale = TARGET_LETTER_HEIGHT / Math.max(1, candidate.letterHeight);
+  if (scale >= 0.8 && scale <= 1.25) return 1;
+  return Math.min(3, Math.max(0.4, scale));
+}
+
+/**
+ * The candidate as a PNG ready for Tesseract: black paint on white, cut to the paint's box
+ * with a white margin, turned level when it leans MIN_DESKEW_DEGREES or more, and scaled by
+ * `scale` (1: as made).
+ */
+export async function candidateImage(
+  candidate: PaintCandidate,
+  scale = 1,
+  closing = 0,
+): Promise<Buffer> {
+  const { box, width } = candidate;
+  const mask =
+    closing > 0 ? closeMask(candidate.mask, width, candidate.height, closing) : candidate.mask;
+  const boxWidth = box.right - box.left + 1;
+  const boxHeight = box.bottom - box.top + 1;
+  const outWidth = boxWidth + MASK_MARGIN * 2;
+  const outHeight = boxHeight + MASK_MARGIN * 2;
   const grey = Buffer.alloc(outWidth * outHeight, 255);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      if (mask[y * width + x] === 1) grey[(y + MASK_MARGIN) * outWidth + x + MASK_MARGIN] = 0;
+  for (let y = box.top; y <= box.bottom; y += 1) {
+    for (let x = box.left; x <= box.right; x += 1) {
+      if (mask[y * width + x] === 1) {
+        grey[(y - box.top + MASK_MARGIN) * outWidth + x - box.left + MASK_MARGIN] = 0;
+      }
     }
   }
-  return sharp(grey, { raw: { width: outWidth, height: outHeight, channels: 1 } })
+  let image = sharp(grey, { raw: { width: outWidth, height: outHeight, channels: 1 } });
+  if (Math.abs(candidate.angle) >= MIN_DESKEW_DEGREES) {
+    image = sharp(await image.rotate(-candidate.angle, { background: '#ffffff' }).png().toBuffer());
+  }
+  if (Math.abs(scale - 1) > 0.05) {
+    image = image.resize({
+      width: Math.max(1, Math.round(outWidth * scale)),
+      kernel: scale > 1 ? 'cubic' : 'lanczos3',
+    });
+  }
+  return image.png({ compressionLevel: 1 }).toBuffer();
+}
+
+/**
+ * Morphological closing of a mask with a square of side 2 × radius + 1: dilation, then
+ * erosion. It fills the gaps that the wall's texture leaves in a stroke (chalk, dry brush)
+ * without thickening it; done on a cleaned mask, it joins only what the cleaning kept.
+ */
+export function closeMask(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+): Uint8Array {
+  const dilated = morph(
+    morph(mask, width, height, radius, true, true),
+    width,
+    height,
+    radius,
+    true,
+    false,
+  );
+  return morph(
+    morph(dilated, width, height, radius, false, true),
+    width,
+    height,
+    radius,
+    false,
+    false,
+  );
+}
+
+/** One separable pass of a binary dilation (any) or erosion (all), along rows or columns. */
+function morph(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  radius: number,
+  dilate: boolean,
+  alongRows: boolean,
+): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const lines = alongRows ? height : width;
+  const length = alongRows ? width : height;
+  const stride = alongRows ? 1 : width;
+  for (let line = 0; line < lines; line += 1) {
+    const base = alongRows ? line * width : line;
+    // Running count of set pixels in the window [i - radius, i + radius]; outside the picture
+    // counts as unset, so what the dilation grew into the border is eroded away again.
+    let count = 0;
+    const at = (i: number) => (i < 0 || i >= length ? 0 : (mask[base + i * stride] ?? 0));
+    for (let i = -radius; i <= radius; i += 1) count += at(i);
+    for (let i = 0; i < length; i += 1) {
+      out[base + i * stride] = dilate ? (count > 0 ? 1 : 0) : count === radius * 2 + 1 ? 1 : 0;
+      count += at(i + radius + 1) - at(i - radius);
+    }
+  }
+  return out;
+}
+
+/**
+ * The grey picture for Tesseract from the decoded photo: scaled to `longSide` on the longer
+ * side and contrast stretched between the 1st and 99th percentiles, so a pale writing on a
+ * pale wall becomes dark on light. The stretch is computed here rather than with sharp's
+ * normalise(), which on mostly uniform upscaled images was seen to turn the whole background
+ * black.
+ */
+export async function greyImage(rgb: RawImage, longSide: number): Promise<Buffer> {
+  const { data, info } = await sharp(rgb.data, {
+    raw: { width: rgb.width, height: rgb.height, channels: 3 },
+  })
+    .resize({ width: longSide, height: longSide, fit: 'inside' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  stretchContrast(data, info.channels);
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
     .png({ compressionLevel: 1 })
     .toBuffer();
+}
+
+/** Below this spread the image is flat (a blank wall): stretching would only amplify noise. */
+const MIN_SPREAD = 16;
+
+function stretchContrast(pixels: Buffer, channels: number): void {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < pixels.length; i += channels) {
+    const level = pixels[i] ?? 0;
+    histogram[level] = (histogram[level] ?? 0) + 1;
+  }
+  const count = pixels.length / channels;
+  const low = percentile(histogram, count * 0.01, false);
+  const high = percentile(histogram, count * 0.01, true);
+  if (high - low < MIN_SPREAD) return;
+  const scale = 255 / (high - low);
+  for (let i = 0; i < pixels.length; i += channels) {
+    const value = ((pixels[i] ?? 0) - low) * scale;
+    pixels[i] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
+  }
+}
+
+/** The grey level below (or, fromTop, above) which `share` pixels lie. */
+function percentile(histogram: Uint32Array, share: number, fromTop: boolean): number {
+  let seen = 0;
+  for (let step = 0; step < 256; step += 1) {
+    const level = fromTop ? 255 - step : step;
+    seen += histogram[level] ?? 0;
+    if (seen >= share) return level;
+  }
+  return fromTop ? 255 : 0;
 }
 
 /** sRGB byte → linear light, tabulated once. */
@@ -147,7 +353,11 @@ export function toLab(rgb: RawImage): Float32Array {
  * every pixel labelled with its nearest centre. The seeding uses a fixed linear congruential
  * generator, so a picture always gives the same clusters (and the same reading).
  */
-export function kmeans(lab: Float32Array, count: number, k: number): Uint8Array {
+export function kmeans(
+  lab: Float32Array,
+  count: number,
+  k: number,
+): { labels: Uint8Array; centres: Float32Array } {
   const step = Math.max(1, Math.floor(count / KMEANS_SAMPLE));
   const sample: number[] = [];
   for (let i = 0; i < count; i += step) sample.push(i);
@@ -197,7 +407,16 @@ export function kmeans(lab: Float32Array, count: number, k: number): Uint8Array 
   }
   const labels = new Uint8Array(count);
   for (let i = 0; i < count; i += 1) labels[i] = nearestCentre(lab, i, centres, k);
-  return labels;
+  return { labels, centres };
+}
+
+function squaredCentreDistance(centres: Float32Array, a: number, b: number): number {
+  let sum = 0;
+  for (let axis = 0; axis < 3; axis += 1) {
+    const d = (centres[a * 3 + axis] ?? 0) - (centres[b * 3 + axis] ?? 0);
+    sum += d * d;
+  }
+  return sum;
 }
 
 function squaredDistance(lab: Float32Array, i: number, centres: Float32Array, c: number): number {
@@ -220,15 +439,31 @@ function nearestCentre(lab: Float32Array, i: number, centres: Float32Array, k: n
   return best;
 }
 
+interface CleanedMask {
+  mask: Uint8Array;
+  /** Pixels kept. */
+  on: number;
+  /** Height of each kept component. */
+  heights: number[];
+  box: PaintCandidate['box'];
+  letterHeight: number;
+  heightAgreement: number;
+}
+
 /**
  * The mask with only its letter-like 8-connected components (see the file comment): a stack
- * flood fill, each component judged on its bounding box and area.
+ * flood fill, each component judged on its bounding box and area. Also measures what the
+ * kept components look like, for ranking the masks before reading them.
  */
-export function keepLetterComponents(mask: Uint8Array, width: number, height: number): Uint8Array {
+function letterComponents(mask: Uint8Array, width: number, height: number): CleanedMask {
   const seen = new Uint8Array(width * height);
   const out = new Uint8Array(width * height);
   const stack: number[] = [];
   const pixels: number[] = [];
+  const heights: number[] = [];
+  const areas: number[] = [];
+  const box = { left: width, top: height, right: -1, bottom: -1 };
+  let on = 0;
   for (let start = 0; start < width * height; start += 1) {
     if (mask[start] !== 1 || seen[start] === 1) continue;
     seen[start] = 1;
@@ -270,8 +505,40 @@ export function keepLetterComponents(mask: Uint8Array, width: number, height: nu
     }
     if (area / Math.max(boxWidth, boxHeight) < MIN_STROKE_THICKNESS) continue;
     for (const p of pixels) out[p] = 1;
+    on += area;
+    heights.push(boxHeight);
+    areas.push(area);
+    if (left < box.left) box.left = left;
+    if (top < box.top) box.top = top;
+    if (right > box.right) box.right = right;
+    if (bottom > box.bottom) box.bottom = bottom;
   }
-  return out;
+  // The letter height is the median height of the paint (weighted by area, so specks of
+  // texture do not drag it down), and the agreement the share of paint near that height:
+  // letters of one writing are alike in height, texture comes in every size.
+  const order = heights.map((_, i) => i).sort((a, b) => (heights[a] ?? 0) - (heights[b] ?? 0));
+  let letterHeight = 0;
+  let running = 0;
+  for (const i of order) {
+    running += areas[i] ?? 0;
+    if (running >= on / 2) {
+      letterHeight = heights[i] ?? 0;
+      break;
+    }
+  }
+  let agreeing = 0;
+  for (let i = 0; i < heights.length; i += 1) {
+    const h = heights[i] ?? 0;
+    if (h >= letterHeight / 2 && h <= letterHeight * 2) agreeing += areas[i] ?? 0;
+  }
+  return {
+    mask: out,
+    on,
+    heights,
+    box: on === 0 ? { left: 0, top: 0, right: 0, bottom: 0 } : box,
+    letterHeight,
+    heightAgreement: on === 0 ? 0 : agreeing / on,
+  };
 }
 
 /**
@@ -290,9 +557,14 @@ const PROFILE_BIN = 4;
  * clockwise) at which the writing's lines lean: the rotation whose horizontal projection of
  * the paint is the most peaked (sum of squared row counts), the classic projection-profile
  * method: lines of text give sharp peaks only when level. Every pixel counts; subsampling
- * rows and columns favoured 0° by aliasing.
+ * rows and columns favoured 0° by aliasing. `alignment` is the peak at that angle over the
+ * mean peak of all angles tried: lines of letters give a clear maximum, texture hardly any.
  */
-export function skewAngle(mask: Uint8Array, width: number, height: number): number {
+export function skewOf(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): { angle: number; alignment: number } {
   const xs: number[] = [];
   const ys: number[] = [];
   for (let y = 0; y < height; y += 1) {
@@ -303,11 +575,13 @@ export function skewAngle(mask: Uint8Array, width: number, height: number): numb
       }
     }
   }
-  if (xs.length < 50) return 0;
+  if (xs.length < 50) return { angle: 0, alignment: 1 };
   const diagonal = Math.ceil(Math.hypot(width, height));
   const bins = new Float64Array(Math.ceil((diagonal * 2 + 2) / PROFILE_BIN));
   let bestAngle = 0;
   let bestPeak = -1;
+  let peaks = 0;
+  let tried = 0;
   for (let degrees = -MAX_SKEW_DEGREES; degrees <= MAX_SKEW_DEGREES; degrees += 1) {
     const radians = (degrees * Math.PI) / 180;
     const sin = Math.sin(radians);
@@ -319,10 +593,12 @@ export function skewAngle(mask: Uint8Array, width: number, height: number): numb
     }
     let peak = 0;
     for (const count of bins) peak += count * count;
+    peaks += peak;
+    tried += 1;
     if (peak > bestPeak) {
       bestPeak = peak;
       bestAngle = degrees;
     }
   }
-  return bestAngle;
+  return { angle: bestAngle, alignment: bestPeak / (peaks / tried) };
 }
