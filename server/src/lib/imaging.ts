@@ -25,9 +25,8 @@ export const UPLOAD_MIME_TYPES: Record<UploadType, string> = {
  * The long side of the stored full image, and the widths of the derivatives. 2048 px, as the
  * large sizes of the big photo sites: the full-size encode is single-threaded and the longest
  * step of an upload, and at 2048 px (3.1 MP) it takes two thirds of the time it took at 2560 px
- * (4.9 MP; 12 MP JPEG, effort 1: 125 against 184 ms), which brought the upload of a 12 MP photo
- * within issue 8's 250 ms (docs/PERFORMANCE.md, "The image pipeline"). Images stored before
- * keep their 2560 px.
+ * (4.9 MP; 12 MP JPEG: 168 against 244 ms; docs/PERFORMANCE.md). Images stored before keep
+ * their 2560 px.
  */
 export const FULL_MAX_SIDE = 2048;
 export const DISPLAY_WIDTH = 1280;
@@ -41,12 +40,6 @@ export const MAX_INPUT_PIXELS = 40_000_000;
  * time of sharp's default (4) for files a few per cent larger — uploads stay fast on 2 cores.
  */
 const WEBP_EFFORT = 2;
-/**
- * The full-size file is the longest step of an upload, and the one served least (downloads,
- * the widest screens): effort 1 encodes it in 0.5–0.75× the time of effort 2 for files 0–8 %
- * larger (12 MP photos; docs/PERFORMANCE.md).
- */
-const FULL_WEBP_EFFORT = 1;
 
 /** The type of an upload according to its first bytes (never its name or declared type). */
 export function detectUploadType(bytes: Buffer): UploadType | undefined {
@@ -136,7 +129,10 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
   const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
   const fromRaw = () => sharp(decoded.data, { raw });
   const [original, display, thumb, placeholder] = await Promise.all([
-    fromRaw().webp({ quality: 85, effort: FULL_WEBP_EFFORT }).toBuffer(),
+    // Effort 1 would encode it in 0.5–0.75× the time, but the analysis reads this file, and on
+    // the reading evaluation (docs/READING.md) effort 1's artefacts cost 1.3 points of word
+    // accuracy, 3.5 of search and 6 of 80 duplicate pairs.
+    fromRaw().webp({ quality: 85, effort: WEBP_EFFORT }).toBuffer(),
     fromRaw()
       .resize({ width: DISPLAY_WIDTH, withoutEnlargement: true })
       .webp({ quality: 80, effort: WEBP_EFFORT })
