@@ -51,6 +51,9 @@ const ROUTES: Array<{ pattern: RegExp; page: string; layout: 'strip' | 'header' 
   { pattern: /^\/register$/, page: 'RegisterPage', layout: 'bare' },
 ];
 
+/** The key of readPageChunks' answer for the chunks every page needs. */
+const APP = '(app)';
+
 interface ManifestChunk {
   file: string;
   imports?: string[];
@@ -75,6 +78,11 @@ export function readPageChunks(webDistDir: string): Map<string, string[]> {
     into.add(`/${chunk.file}`);
     for (const imported of chunk.imports ?? []) collect(imported, into);
   };
+  // The app itself (web/src/main.tsx), which index.html's entry (boot.ts) imports once the
+  // first screen is painted: downloaded meanwhile, on every page.
+  const app = new Set<string>();
+  collect('src/main.tsx', app);
+  pages.set(APP, [...app]);
   for (const key of Object.keys(manifest)) {
     const match = /^src\/pages\/(\w+)\.tsx$/.exec(key);
     if (match?.[1] === undefined) continue;
@@ -109,7 +117,16 @@ export async function firstScreen(
   html: string,
 ): Promise<FirstScreen> {
   const route = ROUTES.find(({ pattern }) => pattern.test(pathname));
-  if (route === undefined) return NOTHING;
+  const hinted = new Set<string>();
+  /** modulepreload of chunks index.html does not name yet. */
+  const preloads = (files: readonly string[]) =>
+    files
+      .filter((file) => !html.includes(`"${file}"`) && !hinted.has(file) && hinted.add(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`);
+  if (route === undefined) {
+    const head = preloads(pageChunks.get(APP) ?? []).join('\n    ');
+    return head === '' ? NOTHING : { head, root: '', data: '' };
+  }
   const links: string[] = [];
   let main = '';
   let data = '';
@@ -143,11 +160,8 @@ export async function firstScreen(
       data = '';
     }
   }
-  for (const file of pageChunks.get(route.page) ?? []) {
-    // index.html already names the entry's own imports.
-    if (html.includes(`"${file}"`)) continue;
-    links.push(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`);
-  }
+  // The app's chunks, then the page's (index.html names only its small entry).
+  links.push(...preloads(pageChunks.get(APP) ?? []), ...preloads(pageChunks.get(route.page) ?? []));
   // Login and registration have no header (SPEC §2): nothing to draw before their script.
   const root = route.layout === 'bare' ? '' : shell(main, route.layout === 'strip');
   if (root !== '') links.push(`<style id="first-screen-css">${SHELL_CSS}</style>`);
