@@ -53,18 +53,30 @@ export function ImageCarousel({
     startEmbla(viewport.current);
   }, [startEmbla]);
   // Until embla starts, the row stands still exactly as embla lays it out (first slide at the
-  // start). Embla measures every slide (a forced layout of the page) when it starts: started
-  // when the browser is idle, one carousel per idle moment, the home page's twenty carousels
-  // are no longer one long task each as their pictures arrive (goal 8). A pointer or the focus
-  // arriving first starts it at once; embla then still sees that very pointerdown (listeners
-  // added during a dispatch to nodes it has not reached yet are called).
+  // start). Embla measures every slide (a forced layout of the page) when it starts, so it
+  // starts only once the carousel is on screen, when the browser is idle: the home page's
+  // twenty carousels are no longer a long task each while the page loads (goal 8). A pointer
+  // or the focus arriving first starts it at once; embla then still sees that very pointerdown
+  // (listeners added during a dispatch to nodes it has not reached yet are called).
   useEffect(() => {
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(start, 0);
-      return () => clearTimeout(timer);
-    }
-    const idle = requestIdleCallback(start, { timeout: 3000 });
-    return () => cancelIdleCallback(idle);
+    const node = viewport.current;
+    if (node === null) return;
+    let idle: number | undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      idle =
+        typeof requestIdleCallback === 'function'
+          ? requestIdleCallback(start, { timeout: 3000 })
+          : window.setTimeout(start, 0);
+    });
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      if (idle === undefined) return;
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+      else clearTimeout(idle);
+    };
   }, [start]);
   // The slides a screen shows first; the others follow in a render of their own, which React
   // works through in slices while the page stays responsive.
