@@ -133,6 +133,30 @@ describe('first-screen hints', () => {
     expect(hints).toContain('<link rel="modulepreload" crossorigin href="/assets/ImagePage-1.js">');
   });
 
+  it('holds the chunks back in a <template> when the page draws a picture', async () => {
+    const sources = {
+      trending: () => json({ images: [picture(1)] }),
+      image: (id: number) => json(picture(id)),
+    };
+    const appChunks = new Map([
+      ['(app)', ['/assets/main-1.js', '/assets/core-1.js']],
+      ['HomePage', ['/assets/HomePage-1.js', '/assets/core-1.js']],
+    ]);
+    const { head } = await firstScreen('/', appChunks, sources, '');
+    expect(head).toContain(
+      '<template id="first-screen-chunks"><link rel="modulepreload" crossorigin href="/assets/main-1.js"><link rel="modulepreload" crossorigin href="/assets/core-1.js"><link rel="modulepreload" crossorigin href="/assets/HomePage-1.js"></template>',
+    );
+    // Without a picture (an empty gallery) nothing waits: the chunks are named at once.
+    const empty = await firstScreen(
+      '/',
+      appChunks,
+      { ...sources, trending: () => json({ images: [] }) },
+      '',
+    );
+    expect(empty.head).not.toContain('<template');
+    expect(empty.head).toContain('<link rel="modulepreload" crossorigin href="/assets/main-1.js">');
+  });
+
   it('names only the chunks when the picture cannot be had', async () => {
     const hints = await hintsOf(
       '/image/404',
