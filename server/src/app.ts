@@ -169,12 +169,24 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(filesRoutes, { ctx });
   await app.register(webAppPlugin, {
     webDistDir: config.webDistDir,
-    // What an anonymous visitor would see first: index.html names the picture to fetch at once.
+    // What an anonymous visitor would see first, byte for byte what the API answers them
+    // (same schema, same kept public lists): index.html draws it and hands it to the web app.
     firstScreen: {
-      trending: () => ctx.images.trending(null),
-      image: (id) => ctx.images.detail(id, null),
+      trending: () => anonymousGet(app, '/api/trending-images'),
+      image: (id) => anonymousGet(app, `/api/images/${String(id)}`),
     },
   });
 
   return app as unknown as App;
+}
+
+/** An API answer as an anonymous visitor gets it (no token, no cookie); throws unless 200. */
+async function anonymousGet(app: Pick<FastifyInstance, 'inject'>, url: string): Promise<string> {
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'application/json' },
+  });
+  if (response.statusCode !== 200) throw new Error(`${url}: ${String(response.statusCode)}`);
+  return response.body;
 }

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { firstScreen } from '../src/plugins/first-screen.js';
 import {
-  firstScreenHints,
-  firstTrending,
+  escapeHtml,
+  imageAltText,
+  imageLinkLabel,
+  jsonForScript,
   largeImageSources,
-  type HintImage,
-} from '../src/plugins/first-screen.js';
+  rankTrending,
+  type ShellImage,
+} from '../src/plugins/first-screen-shell.js';
 
-const picture = (id: number, over: Partial<HintImage> = {}): HintImage => ({
+const picture = (id: number, over: Partial<ShellImage> = {}): ShellImage => ({
+  id_image: id,
   filename: `${id}.jpg`,
   image_url: `/static/images/${id}.jpg`,
   display_url: `/static/images/${id}-display.webp`,
@@ -16,7 +21,50 @@ const picture = (id: number, over: Partial<HintImage> = {}): HintImage => ({
   likes_count: 0,
   views_count: 0,
   shares_count: 0,
+  placeholder: null,
+  titolo_img: `Muro ${id}`,
   ...over,
+});
+const firstTrending = (images: ShellImage[]) => rankTrending(images, 1)[0];
+/** The hints of a page, as the old tests read them: everything before the shell's <style>. */
+const hintsOf = async (...args: Parameters<typeof firstScreen>) =>
+  (await firstScreen(...args)).head
+    .split('\n    ')
+    .filter((line) => !line.startsWith('<style'))
+    .join('\n');
+const json = (value: unknown) => Promise.resolve(JSON.stringify(value));
+
+describe('text from the database in HTML', () => {
+  it('escapes every character that could start or end markup', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;',
+    );
+  });
+
+  it('keeps JSON in a data block from closing it, and the same value once parsed', () => {
+    const value = { titolo_img: '</script><script>alert(1)</script><!-- \u2028' };
+    const text = jsonForScript(JSON.stringify(value));
+    expect(text).not.toMatch(/<|\u2028/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+
+  it('writes the alt texts and link names the web app writes (web/src/lib/imageText.ts)', () => {
+    const untitled = picture(1, {
+      titolo_img: '  ',
+      extracted_text: 'W la\nscuola',
+      category: { id_categoria: 4, nome: 'messaggi_di_amore' },
+    });
+    expect(imageAltText(untitled)).toBe('W la scuola');
+    expect(imageLinkLabel(untitled)).toBe('Scritta sul muro: W la scuola');
+    const noText = { ...untitled, extracted_text: '~ ,' };
+    expect(imageAltText(noText)).toBe('Scritta sul muro, categoria Di Amore');
+    expect(imageAltText({ ...noText, category: { id_categoria: 1, nome: 'x' } })).toBe(
+      'Scritta sul muro',
+    );
+    const long = imageAltText(picture(2, { titolo_img: 'parola '.repeat(40) }));
+    expect(long).toMatch(/^(parola ){10,}parola…$/);
+    expect(long.length).toBeLessThanOrEqual(125);
+  });
 });
 
 describe('the first trending picture, as the web app ranks them (SPEC §7)', () => {
@@ -55,11 +103,11 @@ describe('first-screen hints', () => {
   const chunks = new Map([['ImagePage', ['/assets/ImagePage-1.js']]]);
 
   it('preloads the home picture first, at high priority, with its URL escaped', async () => {
-    const hints = await firstScreenHints(
+    const hints = await hintsOf(
       '/',
       chunks,
       {
-        trending: () => Promise.resolve({ images: [picture(1, { thumbnail_url: '/a"b&c' })] }),
+        trending: () => json({ images: [picture(1, { thumbnail_url: '/a"b&c' })] }),
         image: () => Promise.reject(new Error('unused')),
       },
       '',
@@ -70,12 +118,12 @@ describe('first-screen hints', () => {
   });
 
   it("preloads the image page's picture with the <img>'s srcset and sizes", async () => {
-    const hints = await firstScreenHints(
+    const hints = await hintsOf(
       '/image/7',
       chunks,
       {
         trending: () => Promise.reject(new Error('unused')),
-        image: (id) => Promise.resolve(picture(id, { width: 800 })),
+        image: (id) => json(picture(id, { width: 800 })),
       },
       '',
     );
@@ -85,8 +133,32 @@ describe('first-screen hints', () => {
     expect(hints).toContain('<link rel="modulepreload" crossorigin href="/assets/ImagePage-1.js">');
   });
 
+  it('holds the chunks back in a <template> when the page draws a picture', async () => {
+    const sources = {
+      trending: () => json({ images: [picture(1)] }),
+      image: (id: number) => json(picture(id)),
+    };
+    const appChunks = new Map([
+      ['(app)', ['/assets/main-1.js', '/assets/core-1.js']],
+      ['HomePage', ['/assets/HomePage-1.js', '/assets/core-1.js']],
+    ]);
+    const { head } = await firstScreen('/', appChunks, sources, '');
+    expect(head).toContain(
+      '<template id="first-screen-chunks"><link rel="modulepreload" crossorigin href="/assets/main-1.js"><link rel="modulepreload" crossorigin href="/assets/core-1.js"><link rel="modulepreload" crossorigin href="/assets/HomePage-1.js"></template>',
+    );
+    // Without a picture (an empty gallery) nothing waits: the chunks are named at once.
+    const empty = await firstScreen(
+      '/',
+      appChunks,
+      { ...sources, trending: () => json({ images: [] }) },
+      '',
+    );
+    expect(empty.head).not.toContain('<template');
+    expect(empty.head).toContain('<link rel="modulepreload" crossorigin href="/assets/main-1.js">');
+  });
+
   it('names only the chunks when the picture cannot be had', async () => {
-    const hints = await firstScreenHints(
+    const hints = await hintsOf(
       '/image/404',
       chunks,
       {
@@ -96,7 +168,11 @@ describe('first-screen hints', () => {
       '',
     );
     expect(hints).toBe('<link rel="modulepreload" crossorigin href="/assets/ImagePage-1.js">');
-    expect(await firstScreenHints('/image/abc', chunks, undefined, '')).toBe('');
-    expect(await firstScreenHints('/admin/dashboard', chunks, undefined, '')).toBe('');
+    expect(await hintsOf('/image/abc', chunks, undefined, '')).toBe('');
+    expect(await firstScreen('/admin/dashboard', chunks, undefined, '')).toEqual({
+      head: '',
+      root: '',
+      data: '',
+    });
   });
 });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createUser } from './helpers/factories.js';
+import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
 let webDistDir: string;
@@ -59,7 +61,9 @@ describe('single origin (D1)', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toBe(INDEX);
+      // Public pages get the header drawn into #root (first screen); the others are untouched.
+      if (url.startsWith('/admin') || url.startsWith('/una')) expect(response.body).toBe(INDEX);
+      else expect(response.body).toMatch(/<div id="root"><header class="fs-appbar">/);
     },
   );
 
@@ -153,5 +157,114 @@ describe('single origin (D1)', () => {
       const response = await t.app.inject({ method: 'GET', url, headers: { accept: '*/*' } });
       expect(response.body, url).not.toContain('root:');
     }
+  });
+});
+
+describe('first screen drawn by the server (goal 8)', () => {
+  const page = (url: string) =>
+    t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } }).then((r) => r.body);
+  /** The JSON data block after #root, parsed as the web app parses it. */
+  const dataBlock = (html: string): unknown => {
+    const match = /<script type="application\/json" id="first-screen-data">(.*?)<\/script>/s.exec(
+      html,
+    );
+    return match?.[1] === undefined ? undefined : JSON.parse(match[1]);
+  };
+  const XSS = `"><img src=x onerror=alert(1)></script><script>alert('muro')</script>$&<!--`;
+  let xssId = 0;
+  let plainId = 0;
+
+  beforeAll(async () => {
+    const user = await createUser(t.app);
+    xssId = (await publishedImage(t.app, user, { title: XSS })).id_image;
+    plainId = (await publishedImage(t.app, user, { title: 'Muro pulito' })).id_image;
+    // Waiting for review: never drawn for an anonymous visitor.
+    await uploadImage(t.app, user, { title: 'Ancora in attesa' });
+    // Approved past the API (helpers/images.ts): the trending list kept a minute forgets by hand.
+    t.app.ctx.images.invalidateTrending();
+    t.app.publicCache.clear();
+  });
+
+  it("draws the image page's picture with an inert, escaped alt text", async () => {
+    const html = await page(`/image/${String(xssId)}`);
+    // Nothing of the title comes out as markup: no element, no script, no comment.
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain("<script>alert('muro')");
+    expect(html).not.toContain('<!--');
+    expect(html).toContain(
+      'alt="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(&#39;muro&#39;)&lt;/script&gt;$&amp;&lt;!--"',
+    );
+    // Scripts: the entry, then the data block, closed only by its own </script>.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    // The data block is the API's own answer to an anonymous visitor, title intact.
+    const api = await t.app.inject({ method: 'GET', url: `/api/images/${String(xssId)}` });
+    expect(dataBlock(html)).toEqual({ path: `/image/${String(xssId)}`, image: api.json() });
+    // The shell: header, category strip, the picture with the <img>'s srcset and sizes.
+    expect(html).toMatch(
+      /<div id="root"><header class="fs-appbar">.*<div class="fs-strip" aria-hidden="true"><\/div><main class="fs-main">.*<img class="fs-contain" src="\/static\/images\/display\/[^"]+" srcset="[^"]+ 400w, [^"]+" sizes="\(min-width: 1200px\) 65vw, 100vw"/s,
+    );
+    expect(html).toContain('<style id="first-screen-css">');
+  });
+
+  it('draws the home carousel in trending order with inert link names', async () => {
+    const html = await page('/');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain("<script>alert('muro')");
+    const names = [...html.matchAll(/class="fs-card" href="\/image\/(\d+)" aria-label="([^"]*)"/g)];
+    expect(names.map((m) => Number(m[1])).sort()).toEqual([xssId, plainId].sort());
+    expect(names.find((m) => Number(m[1]) === xssId)?.[2]).toBe(
+      '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(&#39;muro&#39;)&lt;/script&gt;$&amp;&lt;!--',
+    );
+    // The first slide is the picture the <head> preloads, at high priority.
+    const first = names[0]?.[1];
+    const trending = (await t.app.inject({ method: 'GET', url: '/api/trending-images' })).json<{
+      images: Array<{ id_image: number; thumbnail_url: string }>;
+    }>();
+    const preloaded = /<link rel="preload" as="image" href="([^"]+)" fetchpriority="high">/.exec(
+      html,
+    )?.[1];
+    expect(trending.images.find((image) => String(image.id_image) === first)?.thumbnail_url).toBe(
+      preloaded,
+    );
+    expect(dataBlock(html)).toEqual({ path: '/', trending });
+    expect(html).not.toContain('Ancora in attesa');
+  });
+
+  it('sends the page compressed to a browser that accepts it', async () => {
+    const plain = await page('/');
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { accept: 'text/html', 'accept-encoding': accept },
+      });
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['vary']).toMatch(/accept-encoding/i);
+      expect(decode(response.rawPayload).toString()).toBe(plain);
+    }
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html', 'accept-encoding': 'br;q=0, identity' },
+    });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body).toBe(plain);
+  });
+
+  it('draws only the header for a missing image, and nothing for login', async () => {
+    const missing = await page('/image/999999');
+    expect(missing).toContain('<main class="fs-main"></main></div>');
+    expect(missing).not.toContain('first-screen-data');
+    const login = await page('/login');
+    expect(login).toContain('<div id="root"></div>');
+    expect(login).not.toContain('first-screen-css');
+    // Profiles have the header but no category strip (SPEC §2).
+    const profile = await page('/user/1');
+    expect(profile).toContain('<header class="fs-appbar">');
+    expect(profile).not.toContain('class="fs-strip"');
   });
 });

@@ -1,51 +1,58 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  escapeHtml,
+  homeShell,
+  imageShell,
+  jsonForScript,
+  LARGE_IMAGE_SIZES,
+  largeImageSources,
+  rankTrending,
+  shell,
+  SHELL_CSS,
+  type ShellImage,
+} from './first-screen-shell.js';
 
 /*
- * Hints for the first screen of a page, written into index.html's <head> by the server.
+ * The first screen of a page, written into index.html by the server for each navigation.
  *
- * The web app is drawn by JavaScript: without hints a phone learns which page chunk to load
- * only once the entry chunk has run, and which picture is the largest only once that chunk has
- * run and the API has answered (goal 8 measured 2.8 s of LCP "load delay" on slow 4G). The
- * server already knows both when it answers the navigation, so it names them at once:
- * `modulepreload` for the page's chunk and the chunks it imports (from Vite's manifest), and a
- * high-priority `preload` of the picture the page shows largest. Only hints: the page works the
- * same when they are missing or wrong.
+ * The web app is drawn by JavaScript: without help a phone learns which page chunk to load
+ * only once the entry chunk has run, which picture is the largest only once that chunk has run
+ * and the API has answered (goal 8 measured 2.8 s of LCP "load delay" on slow 4G), and paints
+ * nothing before React has run (the "render delay" that was left). The server knows all of it
+ * when it answers the navigation, so it sends:
+ * - `modulepreload` for the page's chunk and the chunks it imports (from Vite's manifest), and
+ *   a high-priority `preload` of the picture the page shows largest;
+ * - the header and that picture as static HTML with inline CSS inside #root
+ *   (first-screen-shell.ts), which the web app's first render replaces;
+ * - the API answer that picture came from, so the web app draws the same one without asking.
+ * The page works the same when any of it is missing: a failing lookup sends the page without.
  */
 
-/** The picture fields the hints read (GalleryImage and ImageDetail both have them). */
-export interface HintImage {
-  filename?: string | null;
-  image_url: string;
-  display_url: string;
-  thumbnail_url: string;
-  width: number;
-  height: number;
-  likes_count: number;
-  views_count: number;
-  shares_count: number;
-}
-
 export interface FirstScreenSources {
-  /** The anonymous trending list (GET /api/trending-images), in the server's order. */
-  trending(): Promise<{ images: HintImage[] }>;
-  /** An image as an anonymous visitor may see it; throws when it is not visible. */
-  image(id: number): Promise<HintImage>;
+  /** The body of GET /api/trending-images as an anonymous visitor gets it. */
+  trending(): Promise<string>;
+  /** The body of GET /api/images/{id} as an anonymous visitor gets it; throws unless 200. */
+  image(id: number): Promise<string>;
 }
 
 /** A client-side route and the page module (web/src/pages) that draws it. */
-const ROUTES: Array<{ pattern: RegExp; page: string }> = [
-  { pattern: /^\/$/, page: 'HomePage' },
-  { pattern: /^\/image\/\d+$/, page: 'ImagePage' },
-  { pattern: /^\/category\/[^/]+$/, page: 'CategoryPage' },
-  { pattern: /^\/tag\/[^/]+$/, page: 'TagPage' },
-  { pattern: /^\/tags$/, page: 'TagsPage' },
-  { pattern: /^\/search$/, page: 'SearchPage' },
-  { pattern: /^\/user\/[^/]+$/, page: 'ProfilePage' },
-  { pattern: /^\/privacy-policy$/, page: 'PrivacyPolicyPage' },
-  { pattern: /^\/login$/, page: 'LoginPage' },
-  { pattern: /^\/register$/, page: 'RegisterPage' },
+const ROUTES: Array<{ pattern: RegExp; page: string; layout: 'strip' | 'header' | 'bare' }> = [
+  { pattern: /^\/$/, page: 'HomePage', layout: 'strip' },
+  { pattern: /^\/image\/\d+$/, page: 'ImagePage', layout: 'strip' },
+  { pattern: /^\/category\/[^/]+$/, page: 'CategoryPage', layout: 'strip' },
+  { pattern: /^\/tag\/[^/]+$/, page: 'TagPage', layout: 'strip' },
+  { pattern: /^\/tags$/, page: 'TagsPage', layout: 'strip' },
+  { pattern: /^\/search$/, page: 'SearchPage', layout: 'strip' },
+  // SPEC §2: no category strip on profiles; no header on login and registration.
+  { pattern: /^\/user\/[^/]+$/, page: 'ProfilePage', layout: 'header' },
+  { pattern: /^\/privacy-policy$/, page: 'PrivacyPolicyPage', layout: 'strip' },
+  { pattern: /^\/login$/, page: 'LoginPage', layout: 'bare' },
+  { pattern: /^\/register$/, page: 'RegisterPage', layout: 'bare' },
 ];
+
+/** The key of readPageChunks' answer for the chunks every page needs. */
+const APP = '(app)';
 
 interface ManifestChunk {
   file: string;
@@ -71,6 +78,11 @@ export function readPageChunks(webDistDir: string): Map<string, string[]> {
     into.add(`/${chunk.file}`);
     for (const imported of chunk.imports ?? []) collect(imported, into);
   };
+  // The app itself (web/src/main.tsx), which index.html's entry (boot.ts) imports once the
+  // first screen is painted: downloaded meanwhile, on every page.
+  const app = new Set<string>();
+  collect('src/main.tsx', app);
+  pages.set(APP, [...app]);
   for (const key of Object.keys(manifest)) {
     const match = /^src\/pages\/(\w+)\.tsx$/.exec(key);
     if (match?.[1] === undefined) continue;
@@ -81,72 +93,95 @@ export function readPageChunks(webDistDir: string): Map<string, string[]> {
   return pages;
 }
 
-/** SPEC §7, as the web app ranks trending (web/src/features/images/trending.ts). */
-function trendingScore(image: HintImage): number {
-  return image.likes_count + 0.1 * image.views_count + 2 * image.shares_count;
+/** What the server adds to index.html for one navigation; empty strings when nothing. */
+export interface FirstScreen {
+  /** <link> hints and the shell's <style>, before </head>. */
+  head: string;
+  /** The shell's markup, inside #root (first-screen-shell.ts). */
+  root: string;
+  /**
+   * The API answer the shell was drawn from, as a JSON data block after #root: the web app
+   * starts from it instead of asking again (web/src/app/prefetch.ts), so its first render
+   * draws the same picture the shell shows.
+   */
+  data: string;
 }
 
-/** The picture the home page shows first: the best-ranked trending image with a file. */
-export function firstTrending(images: readonly HintImage[]): HintImage | undefined {
-  let best: HintImage | undefined;
-  for (const image of images) {
-    if (typeof image.filename !== 'string' || image.filename.trim() === '') continue;
-    // Strictly greater: equal scores keep the server's order, as the web app's stable sort.
-    if (best === undefined || trendingScore(image) > trendingScore(best)) best = image;
-  }
-  return best;
-}
+const NOTHING: FirstScreen = { head: '', root: '', data: '' };
 
-/** The candidates of the image page's <img srcset> (web/src/pages/ImagePage.tsx, LargeImage). */
-export function largeImageSources(image: HintImage): string {
-  const sources = [
-    `${image.thumbnail_url} 400w`,
-    `${image.display_url} ${Math.min(image.width, 1280)}w`,
-  ];
-  if (image.width > 1280) sources.push(`${image.image_url} ${image.width}w`);
-  return sources.join(', ');
-}
-/** The same <img>'s sizes: the browser must pick the same candidate for the preload to count. */
-const LARGE_IMAGE_SIZES = '(min-width: 1200px) 65vw, 100vw';
-
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/** The <link> elements for a page at `pathname`; '' when there is nothing to hint. */
-export async function firstScreenHints(
+/** The additions to index.html for a page at `pathname`. */
+export async function firstScreen(
   pathname: string,
   pageChunks: Map<string, string[]>,
   sources: FirstScreenSources | undefined,
   html: string,
-): Promise<string> {
+): Promise<FirstScreen> {
   const route = ROUTES.find(({ pattern }) => pattern.test(pathname));
-  if (route === undefined) return '';
+  const hinted = new Set<string>();
+  /** modulepreload of chunks index.html does not name yet. */
+  const preloads = (files: readonly string[]) =>
+    files
+      .filter((file) => !html.includes(`"${file}"`) && !hinted.has(file) && hinted.add(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`);
+  if (route === undefined) {
+    const head = preloads(pageChunks.get(APP) ?? []).join('\n    ');
+    return head === '' ? NOTHING : { head, root: '', data: '' };
+  }
   const links: string[] = [];
+  let main = '';
+  let data = '';
   // The picture first: it is the page's largest paint and the slowest download.
   if (sources !== undefined) {
     try {
       if (route.page === 'HomePage') {
-        const first = firstTrending((await sources.trending()).images);
+        const body = await sources.trending();
+        const images = (JSON.parse(body) as { images: ShellImage[] }).images;
+        const [first] = rankTrending(images, 1);
         if (first !== undefined) {
           // A carousel slide: <img src={thumbnail_url}> without srcset (components/ImageCard).
           links.push(
-            `<link rel="preload" as="image" href="${escapeAttribute(first.thumbnail_url)}" fetchpriority="high">`,
+            `<link rel="preload" as="image" href="${escapeHtml(first.thumbnail_url)}" fetchpriority="high">`,
           );
+          main = homeShell(images);
         }
+        data = `{"path":"/","trending":${body}}`;
       } else if (route.page === 'ImagePage') {
-        const image = await sources.image(Number(pathname.slice('/image/'.length)));
+        const body = await sources.image(Number(pathname.slice('/image/'.length)));
+        const image = JSON.parse(body) as ShellImage;
         links.push(
-          `<link rel="preload" as="image" imagesrcset="${escapeAttribute(largeImageSources(image))}" imagesizes="${LARGE_IMAGE_SIZES}" fetchpriority="high">`,
+          `<link rel="preload" as="image" imagesrcset="${escapeHtml(largeImageSources(image))}" imagesizes="${LARGE_IMAGE_SIZES}" fetchpriority="high">`,
         );
+        main = imageShell(image);
+        data = `{"path":${JSON.stringify(pathname)},"image":${body}}`;
       }
     } catch {
       // A missing image or a failing database: the page says so itself, without a hint.
+      main = '';
+      data = '';
     }
   }
-  for (const file of pageChunks.get(route.page) ?? []) {
-    // index.html already names the entry's own imports.
-    if (html.includes(`"${file}"`)) continue;
-    links.push(`<link rel="modulepreload" crossorigin href="${escapeAttribute(file)}">`);
+  // The app's chunks, then the page's (index.html names only its small entry).
+  const chunks = [
+    ...preloads(pageChunks.get(APP) ?? []),
+    ...preloads(pageChunks.get(route.page) ?? []),
+  ];
+  // With a picture drawn, the chunks wait in an inert <template> that web/src/boot.ts puts in
+  // the document once the picture is painted: on a slow network the picture no longer shares
+  // the bandwidth with 150 KB of JavaScript (goal 8: the mobile LCP).
+  if (main !== '' && chunks.length > 0) {
+    links.push(`<template id="first-screen-chunks">${chunks.join('')}</template>`);
+  } else {
+    links.push(...chunks);
   }
-  return links.join('\n    ');
+  // Login and registration have no header (SPEC §2): nothing to draw before their script.
+  const root = route.layout === 'bare' ? '' : shell(main, route.layout === 'strip');
+  if (root !== '') links.push(`<style id="first-screen-css">${SHELL_CSS}</style>`);
+  return {
+    head: links.join('\n    '),
+    root,
+    data:
+      data === ''
+        ? ''
+        : `<script type="application/json" id="first-screen-data">${jsonForScript(data)}</script>`,
+  };
 }

@@ -1,21 +1,21 @@
-import { lazy } from 'react';
-import { Navigate, useParams, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, useParams, type RouteObject } from 'react-router';
 import { adminRoutes } from '../admin/routes.js';
+import { lazyPage, type LazyPage } from './lazyPage.js';
 import { BareLayout, PublicLayout } from './PublicLayout.js';
 import { RequireLogin } from './RequireLogin.js';
 
 // Every page is its own chunk: a visitor downloads only the screens they open (habit 12).
-const HomePage = lazy(() => import('../pages/HomePage.js'));
-const ImagePage = lazy(() => import('../pages/ImagePage.js'));
-const CategoryPage = lazy(() => import('../pages/CategoryPage.js'));
-const TagPage = lazy(() => import('../pages/TagPage.js'));
-const TagsPage = lazy(() => import('../pages/TagsPage.js'));
-const SearchPage = lazy(() => import('../pages/SearchPage.js'));
-const ProfilePage = lazy(() => import('../pages/ProfilePage.js'));
-const UploadPage = lazy(() => import('../pages/UploadPage.js'));
-const PrivacyPolicyPage = lazy(() => import('../pages/PrivacyPolicyPage.js'));
-const LoginPage = lazy(() => import('../pages/LoginPage.js'));
-const RegisterPage = lazy(() => import('../pages/RegisterPage.js'));
+const HomePage = lazyPage(() => import('../pages/HomePage.js'));
+const ImagePage = lazyPage(() => import('../pages/ImagePage.js'));
+const CategoryPage = lazyPage(() => import('../pages/CategoryPage.js'));
+const TagPage = lazyPage(() => import('../pages/TagPage.js'));
+const TagsPage = lazyPage(() => import('../pages/TagsPage.js'));
+const SearchPage = lazyPage(() => import('../pages/SearchPage.js'));
+const ProfilePage = lazyPage(() => import('../pages/ProfilePage.js'));
+const UploadPage = lazyPage(() => import('../pages/UploadPage.js'));
+const PrivacyPolicyPage = lazyPage(() => import('../pages/PrivacyPolicyPage.js'));
+const LoginPage = lazyPage(() => import('../pages/LoginPage.js'));
+const RegisterPage = lazyPage(() => import('../pages/RegisterPage.js'));
 
 /** D11: the back-office's old link shape /images/{id} leads to the image page. */
 function LegacyImageRedirect() {
@@ -62,3 +62,24 @@ export const routes: RouteObject[] = [
   // SPEC §2: any unknown path goes to the home page.
   { path: '*', element: <Navigate to="/" replace /> },
 ];
+
+/** The pages whose chunk main.tsx loads before the first render, by route path. */
+const PAGES = new Map<string, LazyPage>([
+  ['/', HomePage],
+  ['/image/:id', ImagePage],
+  ['/category/:categoryId', CategoryPage],
+  ['/tag/:tagId', TagPage],
+  ['/tags', TagsPage],
+  ['/search', SearchPage],
+  ['/user/:id', ProfilePage],
+  ['/create', UploadPage],
+  ['/privacy-policy', PrivacyPolicyPage],
+  ['/login', LoginPage],
+  ['/register', RegisterPage],
+]);
+
+/** Loads the chunk of the page at `pathname`, if it is one of the public pages above. */
+export function preloadPage(pathname: string): Promise<void> {
+  const path = matchRoutes(routes, pathname)?.at(-1)?.route.path;
+  return PAGES.get(path ?? '')?.preload() ?? Promise.resolve();
+}

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { imageLinkLabel, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
@@ -35,6 +35,7 @@ export function ImageCard({
   priority = false,
 }: ImageCardProps) {
   const [loaded, setLoaded] = useState(false);
+  const seeLoaded = useLoadedAlready(setLoaded);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const slide = variant === 'slide';
   const label = imageLinkLabel(image);
@@ -70,6 +71,7 @@ export function ImageCard({
     >
       <Box
         component="img"
+        ref={seeLoaded}
         src={image.thumbnail_url}
         // Slides stay small; masonry columns can grow wide enough to want the display size.
         srcSet={slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
@@ -110,5 +112,21 @@ export function ImageCard({
         {imageTitle(image)}
       </Typography>
     </Box>
+  );
+}
+
+/**
+ * A ref for an <img> that fades in on load: a picture already in the memory cache (the one the
+ * server's first screen showed, web/src/main.tsx) is shown at once, not hidden for a frame and
+ * faded in again. Set during the commit, so the first paint already has it.
+ */
+export function useLoadedAlready(
+  setLoaded: (loaded: boolean) => void,
+): (img: HTMLImageElement | null) => void {
+  return useCallback(
+    (img: HTMLImageElement | null) => {
+      if (img !== null && img.complete && img.naturalWidth > 0) setLoaded(true);
+    },
+    [setLoaded],
   );
 }

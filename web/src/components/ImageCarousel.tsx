@@ -1,8 +1,9 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { Box, IconButton, Skeleton } from '@mui/material';
+import { Box, IconButton } from '@mui/material';
+import { keyframes } from '@mui/material/styles';
 import useEmblaCarousel from 'embla-carousel-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { GalleryImage } from '../lib/types.js';
 import { ImageCard, SLIDE_RATIO } from './ImageCard.js';
 
@@ -39,11 +40,47 @@ export function ImageCarousel({
   /** The carousel at the top of a page: the slides in view load at once, the first one first. */
   eager?: boolean;
 }) {
-  const [viewport, embla] = useEmblaCarousel({
+  const [startEmbla, embla] = useEmblaCarousel({
     loop: true,
     align: 'start',
     slidesToScroll: 'auto',
   });
+  const viewport = useRef<HTMLDivElement>(null);
+  const started = useRef(false);
+  const start = useCallback(() => {
+    if (started.current || viewport.current === null) return;
+    started.current = true;
+    startEmbla(viewport.current);
+  }, [startEmbla]);
+  // Until embla starts, the row stands still exactly as embla lays it out (first slide at the
+  // start). Embla measures every slide (a forced layout of the page) when it starts, so it
+  // starts only once the carousel is on screen, when the browser is idle: the home page's
+  // twenty carousels are no longer a long task each while the page loads (goal 8). A pointer
+  // or the focus arriving first starts it at once; embla then still sees that very pointerdown
+  // (listeners added during a dispatch to nodes it has not reached yet are called).
+  useEffect(() => {
+    const node = viewport.current;
+    if (node === null) return;
+    let idle: number | undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      idle =
+        typeof requestIdleCallback === 'function'
+          ? requestIdleCallback(start, { timeout: 3000 })
+          : window.setTimeout(start, 0);
+    });
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      if (idle === undefined) return;
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+      else clearTimeout(idle);
+    };
+  }, [start]);
+  // The slides a screen shows first; the others follow in a render of their own, which React
+  // works through in slices while the page stays responsive.
+  const slides = useDeferredValue(images, images.slice(0, SLIDES_IN_VIEW));
   const [canScroll, setCanScroll] = useState(false);
 
   useEffect(() => {
@@ -71,13 +108,16 @@ export function ImageCarousel({
       aria-roledescription="carosello"
       aria-label={label}
       sx={{ position: 'relative' }}
+      onPointerDownCapture={start}
+      onPointerEnter={start}
+      onFocusCapture={start}
     >
       <Box
         ref={viewport}
         sx={{ overflow: 'hidden', touchAction: 'pan-y pinch-zoom', userSelect: 'none' }}
       >
         <Box sx={{ display: 'flex', ml: `-${GAP}px` }}>
-          {images.map((image, index) => (
+          {slides.map((image, index) => (
             <Box
               key={image.id_image}
               role="group"
@@ -115,17 +155,39 @@ export function ImageCarousel({
   );
 }
 
-/** The carousel's place while its pictures are on their way: same height, no jump. */
+const pulse = keyframes`
+  0% { opacity: 1; }
+  50% { opacity: 0.4; }
+  100% { opacity: 1; }
+`;
+
+/**
+ * The carousel's place while its pictures are on their way: same height, no jump. Drawn as
+ * MUI's rounded, pulsing Skeleton looks, from plain elements styled once by their row: the
+ * home page draws twenty of these at once, and a hundred Skeleton components were a good part
+ * of its first render on a phone (goal 8).
+ */
 export function CarouselSkeleton() {
   return (
-    <Box aria-hidden sx={{ display: 'flex', ml: `-${GAP}px`, overflow: 'hidden' }}>
+    <Box
+      aria-hidden
+      sx={{
+        display: 'flex',
+        ml: `-${GAP}px`,
+        overflow: 'hidden',
+        '& > div': { flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` },
+        '& > div > div': {
+          aspectRatio: SLIDE_RATIO,
+          borderRadius: 1,
+          bgcolor: 'rgba(255, 255, 255, 0.13)',
+          animation: `${pulse} 2s ease-in-out 0.5s infinite`,
+        },
+      }}
+    >
       {Array.from({ length: SLIDES_IN_VIEW }, (_, index) => (
-        <Box key={index} sx={{ flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` }}>
-          <Skeleton
-            variant="rounded"
-            sx={{ width: '100%', height: 'auto', aspectRatio: SLIDE_RATIO }}
-          />
-        </Box>
+        <div key={index}>
+          <div />
+        </div>
       ))}
     </Box>
   );

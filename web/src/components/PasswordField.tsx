@@ -1,13 +1,14 @@
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
+import { IconButton, InputAdornment } from '@mui/material';
 import { useState } from 'react';
+import { TextInput, type TextInputProps } from './TextInput.js';
 
 /** A password field whose text can be shown, so a long password can be checked before sending. */
-export function PasswordField(props: Omit<TextFieldProps, 'type' | 'variant'>) {
+export function PasswordField(props: Omit<TextInputProps, 'type' | 'slotProps'>) {
   const [visible, setVisible] = useState(false);
   return (
-    <TextField
+    <TextInput
       {...props}
       type={visible ? 'text' : 'password'}
       slotProps={{

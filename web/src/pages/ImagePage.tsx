@@ -27,6 +27,7 @@ import {
 } from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { useLoadedAlready } from '../components/ImageCard.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { LazyTooltip } from '../components/LazyTooltip.js';
 import { RELATED_COLUMNS } from '../components/masonryColumns.js';
@@ -67,6 +68,7 @@ const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }
  */
 function LargeImage({ image }: { image: ImageDetail }) {
   const [loaded, setLoaded] = useState(false);
+  const seeLoaded = useLoadedAlready(setLoaded);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const ratio = image.width / Math.max(image.height, 1);
   const sources = [
@@ -100,6 +102,7 @@ function LargeImage({ image }: { image: ImageDetail }) {
       >
         <Box
           component="img"
+          ref={seeLoaded}
           src={image.display_url}
           srcSet={sources.join(', ')}
           sizes="(min-width: 1200px) 65vw, 100vw"

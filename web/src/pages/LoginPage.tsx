@@ -1,8 +1,9 @@
-import { Alert, Box, Button, CircularProgress, Link, Stack, TextField } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Link, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useLocation, useNavigate } from 'react-router';
 import { AuthCard } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useLogin } from '../features/auth/login.js';
 import { useSession } from '../features/auth/useSession.js';
@@ -75,7 +76,7 @@ export default function LoginPage() {
               {problem}
             </Alert>
           )}
-          <TextField
+          <TextInput
             label="Username"
             name="username"
             autoComplete="username"

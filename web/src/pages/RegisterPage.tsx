@@ -8,12 +8,12 @@ import {
   FormHelperText,
   Link,
   Stack,
-  TextField,
 } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { AuthCard } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
+import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useRegister } from '../features/auth/register.js';
 import { useSession } from '../features/auth/useSession.js';
@@ -108,7 +108,7 @@ export default function RegisterPage() {
               {problem.message}
             </Alert>
           )}
-          <TextField
+          <TextInput
             label="Username"
             name="username"
             autoComplete="username"
@@ -120,7 +120,7 @@ export default function RegisterPage() {
             error={invalid('username')}
             slotProps={{ htmlInput: { maxLength: 30, autoCapitalize: 'none', spellCheck: false } }}
           />
-          <TextField
+          <TextInput
             label="Email"
             name="email"
             type="email"

@@ -1,8 +1,9 @@
 import SearchIcon from '@mui/icons-material/Search';
-import { Box, Chip, InputAdornment, TextField, Typography } from '@mui/material';
+import { Box, Chip, InputAdornment, Typography } from '@mui/material';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { EmptyMessage, ErrorMessage, Loading } from '../components/StatusMessage.js';
+import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useTags } from '../features/tags/tags.js';
 import { errorMessage } from '../lib/api.js';
@@ -55,7 +56,7 @@ export default function TagsPage() {
       <Typography variant="h4" component="h1" sx={{ fontWeight: 800, mb: 2 }}>
         {TITLE}
       </Typography>
-      <TextField
+      <TextInput
         value={filter}
         onChange={(event) => {
           setFilter(event.target.value);

@@ -19,7 +19,11 @@ export interface Trending {
  * without a file, orders them by the score of SPEC §7 and keeps the first 20.
  */
 export async function fetchTrending(signal?: AbortSignal): Promise<Trending> {
-  const data = await api<unknown>('/trending-images', { signal });
+  return toTrending(await api<unknown>('/trending-images', { signal }));
+}
+
+/** The answer of GET /trending-images as the home page shows it; throws what SPEC §8 says. */
+export function toTrending(data: unknown): Trending {
   if (data === undefined || data === null)
     throw new TrendingProblem('Nessun dato ricevuto dal server');
   const images = (data as { images?: unknown }).images;
