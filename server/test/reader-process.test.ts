@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import sharp from 'sharp';
@@ -84,10 +85,19 @@ describe('reading photos in a child process', () => {
     const pid = child.pid();
     expect(pid).toBeTypeOf('number');
     if (process.platform === 'linux') {
-      // Nice values are per thread on Linux: every thread of the child must carry it.
-      const threads = (await import('node:fs')).readdirSync(`/proc/${String(pid)}/task`);
+      // Policy and nice value are per thread on Linux: every thread of the child must carry
+      // both (field 41 of /proc/<pid>/task/<tid>/stat is the policy; 5 is SCHED_IDLE).
+      const threads = fs.readdirSync(`/proc/${String(pid)}/task`);
       expect(threads.length).toBeGreaterThan(1);
-      for (const thread of threads) expect(os.getPriority(Number(thread))).toBe(19);
+      for (const thread of threads) {
+        expect(os.getPriority(Number(thread))).toBe(19);
+        const stat = fs.readFileSync(`/proc/${String(pid)}/task/${thread}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // util-linux's chrt is on every Debian-like system; elsewhere only the nice value.
+        if (fs.existsSync('/usr/bin/chrt') || fs.existsSync('/bin/chrt')) {
+          expect(fields[41 - 3]).toBe('5');
+        }
+      }
     }
     expect(os.getPriority()).not.toBe(19);
   });

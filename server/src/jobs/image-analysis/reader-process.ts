@@ -11,9 +11,14 @@ import { CPU_BUDGET_ENV, isReadReply, type ReadRequest } from './reader-protocol
  * Photos are read in a child process at the lowest CPU priority (issue 8, goal 7: an OCR
  * backlog must not slow browsing). A worker thread would not do: the OCR's sharp work runs on
  * libuv's thread pool, which the whole process shares with the requests, and Linux keeps a
- * nice value per thread, so only a process started niced has every thread of the reading
- * (Tesseract's, libuv's, libvips') at the lowest priority. With nice 19 against the server's
- * 0, the scheduler gives the reading about 1.5 % of a busy core and all of an idle one.
+ * scheduling policy and a nice value per thread, so only a process started that way has every
+ * thread of the reading (Tesseract's, libuv's, libvips') below the server.
+ *
+ * On Linux the child runs under SCHED_IDLE (`chrt --idle 0`): it gets a core only when nothing
+ * else wants it, and a request's thread that wakes up takes the core back at once. Nice 19
+ * alone was not enough: measured with bench:ocr, the scheduler let a niced reading finish its
+ * time slice before a woken request ran, and the gallery's p99 rose 1.55–1.72×. Nice 19 is
+ * also set, for systems without chrt.
  *
  * One child reads one photo at a time; it starts with the first photo, ends after idleMs
  * without work (its OCR model and heaps hold 210–235 MB), and is replaced if it dies.
@@ -177,8 +182,8 @@ export function createReaderProcess(options: ReaderProcessOptions = {}): ReaderP
 
 /**
  * How to start the child: the built reader-child.js with Node, or, when the server itself runs
- * from TypeScript (tsx, vitest), reader-child.ts through tsx's loader; under `nice` where there
- * is one.
+ * from TypeScript (tsx, vitest), reader-child.ts through tsx's loader; under `chrt --idle` and
+ * `nice` where they exist.
  */
 function childCommand(): { command: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
@@ -191,29 +196,35 @@ function childCommand(): { command: string; args: string[] } {
       : []),
     entry,
   ];
-  const nice = findNice();
-  return nice === undefined
-    ? { command: process.execPath, args: node.slice(1) }
-    : { command: nice, args: ['-n', String(LOWEST_PRIORITY), ...node] };
+  const nice = findCommand('nice');
+  const chrt = process.platform === 'linux' ? findCommand('chrt') : undefined;
+  const command = [
+    ...(chrt === undefined ? [] : [chrt, '--idle', '0']),
+    ...(nice === undefined ? [] : [nice, '-n', String(LOWEST_PRIORITY)]),
+    ...node,
+  ];
+  return { command: command[0] ?? process.execPath, args: command.slice(1) };
 }
 
-let niceCommand: string | null | undefined;
+const commands = new Map<string, string | undefined>();
 
-function findNice(): string | undefined {
-  if (niceCommand === undefined) {
-    niceCommand = null;
+/** The path of an executable on PATH, or undefined (never on Windows, which has neither). */
+function findCommand(name: string): string | undefined {
+  if (!commands.has(name)) {
+    let found: string | undefined;
     if (process.platform !== 'win32') {
       for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-        const candidate = path.join(dir, 'nice');
+        const candidate = path.join(dir, name);
         try {
           fs.accessSync(candidate, fs.constants.X_OK);
-          niceCommand = candidate;
+          found = candidate;
           break;
         } catch {
           // Not in this directory.
         }
       }
     }
+    commands.set(name, found);
   }
-  return niceCommand ?? undefined;
+  return commands.get(name);
 }
