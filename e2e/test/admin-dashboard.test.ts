@@ -300,12 +300,16 @@ describe('the settings', () => {
     await limit.fill('2,5');
     await registrations.click();
     await save.click();
+    // The button is disabled from the click on, while the save is in flight: the server's state
+    // is what to wait for (the first save's alert may still be on screen).
+    await expect
+      .poll(() => adminApi<Settings>('/admin/settings'))
+      .toEqual({
+        registrations_open: true,
+        upload_max_bytes: 2.5 * 1024 * 1024,
+        moderation_emails: true,
+      });
     await expect.poll(() => save.isDisabled()).toBe(true);
-    await expect(adminApi<Settings>('/admin/settings')).resolves.toEqual({
-      registrations_open: true,
-      upload_max_bytes: 2.5 * 1024 * 1024,
-      moderation_emails: true,
-    });
     await expect(registerStatus('aperti1')).resolves.toBe(201);
 
     // Back to the default limit, so the rest of the gallery is as the demo made it.
