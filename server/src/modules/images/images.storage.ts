@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from '../../lib/atomic-file.js';
 
 /*
  * Where image files live in the data folder. Every stored image has one random file name
@@ -65,20 +66,12 @@ export async function writeImageFiles(
 /** Writes `bytes` to `target` through a flushed temporary file; resolves with `target`. */
 async function writeAtomically(target: string, bytes: Buffer): Promise<string> {
   await fs.mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const handle = await fs.open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temporary, target);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(
+    target,
+    `${target}.${randomBytes(6).toString('hex')}.tmp`,
+    bytes,
+    0o644,
+  );
   return target;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { writeFileAtomically } from '../../lib/atomic-file.js';
 
 /*
  * The one place that talks to nodemailer (D8). With SMTP_URL set, messages go to that server;
@@ -124,18 +125,6 @@ async function writeAtomically(dir: string, bytes: Buffer): Promise<string> {
   const target = path.join(dir, name);
   const temporary = path.join(dir, `.${name}.tmp`);
   // Only the server's user may read it: a message holds an address and personal text.
-  const handle = await fs.open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temporary, target);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(target, temporary, bytes, 0o600);
   return target;
 }
