@@ -21,6 +21,9 @@ app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) =>
   if (captured === undefined) return reply.code(503).send({ detail: 'Non ancora pronto' });
   return reply.type('application/json; charset=utf-8').send(captured);
 });
+// The cheapest answer a POST can have through the same hooks and headers: the floor under which
+// no write route can go on this machine (bench:writes compares a view with it).
+app.post('/api/bench/noop', { schema: { hide: true } }, () => ({ action: 'exists' }));
 // The server's own view of its memory, so a soak can tell the JavaScript heap from native
 // memory (libvips, SQLite, the allocator) when RSS grows.
 // With ?gc=1 a full collection runs first (the bench starts this server with --expose-gc), so

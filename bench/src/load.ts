@@ -46,6 +46,8 @@ export interface ServerHandle {
   peakRss(): number;
   /** The current RSS (VmRSS), in bytes. */
   rss(): number;
+  /** CPU time the process has used so far, all threads, user and system, in seconds. */
+  cpuSeconds(): number;
   /** The server's process.memoryUsage(), through a bench-only route; after a full GC if asked. */
   memory(options?: { gc: boolean }): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
@@ -85,6 +87,18 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
     return match?.[1] === undefined ? 0 : Number(match[1]) * 1024;
   } catch {
     return 0;
+  }
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name). */
+function procCpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // USER_HZ is 100 on every Linux this runs on.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -145,6 +159,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
     origin,
     peakRss: () => procStatus(pid, 'VmHWM'),
     rss: () => procStatus(pid, 'VmRSS'),
+    cpuSeconds: () => procCpuSeconds(pid),
     async memory(options) {
       const query = options?.gc === true ? '?gc=1' : '';
       const response = await fetch(`${origin}/api/bench/memory${query}`);

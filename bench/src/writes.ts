@@ -15,6 +15,12 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
  * `--views` anonymous views and `--likes` like toggles a second, then alone again; the reads'
  * throughput with the writes is compared with the mean of the two runs without (the machine
  * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table.
+ *
+ * Then why: each kind of request alone, as fast as it goes, with the server's CPU time (all
+ * its threads, from /proc) divided by the answers, next to the bench server's no-op POST (the
+ * same hooks and headers, no work: the floor of any request on this machine). While the reads
+ * keep the server's core busy, a write takes its CPU time from them, so the views' and likes'
+ * cost per request times their rates predicts the share the reads lose.
  */
 
 const fail = failer('bench:writes');
@@ -67,6 +73,31 @@ function runWrites(server: ServerHandle, kind: Kind, rate: number): Promise<Load
     connections: Math.max(2, Math.ceil(rate / 10)),
     request: { ...kind.request, overallRate: rate },
   });
+}
+
+/** A no-op POST through the bench server's hooks (bench-server.mjs): the floor of a request. */
+const NOOP: Kind = {
+  name: 'no-op POST',
+  weight: 1,
+  path: '/api/bench/noop',
+  request: {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"id_tipo_interazione":7}',
+  },
+};
+
+/** Server CPU time per 2xx answer, in µs, of `kind` alone as fast as 10 connections go. */
+async function cpuPerRequest(server: ServerHandle, kind: Kind): Promise<number> {
+  const before = server.cpuSeconds();
+  const result = await load(server, kind.name, kind.path, {
+    seconds: Math.max(3, seconds / 2),
+    connections: 10,
+    request: kind.request,
+  });
+  const used = server.cpuSeconds() - before;
+  await drain(server);
+  return (used * 1e6) / Math.max(1, result.requests - result.errors - result.non2xx);
 }
 
 const readRate = (results: LoadResult[]) =>
@@ -142,6 +173,23 @@ async function main(): Promise<void> {
         }
       }
       say(`server peak RSS (VmHWM): ${mb(server.peakRss())}`);
+
+      say('\nserver CPU per answer, each kind alone (10 connections):');
+      const costs = new Map<string, number>();
+      for (const kind of [NOOP, view, like, ...reads]) {
+        const cost = await cpuPerRequest(server, kind);
+        costs.set(kind.name, cost);
+        say(`  ${kind.name.padEnd(11)} ${cost.toFixed(0).padStart(5)} µs`);
+      }
+      const writeShare =
+        (viewRate * (costs.get('view') ?? Number.NaN) +
+          likeRate * (costs.get('like') ?? Number.NaN)) /
+        1e6;
+      say(
+        `the writes at their rates: ${(writeShare * 1000).toFixed(0)} ms of server CPU a second, ` +
+          `${(writeShare * 100).toFixed(1)} % of one core; at the no-op's cost they would take ` +
+          `${(((viewRate + likeRate) * (costs.get(NOOP.name) ?? Number.NaN)) / 1e4).toFixed(1)} %`,
+      );
     } finally {
       await server.stop();
     }
