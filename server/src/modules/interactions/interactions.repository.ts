@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { ImageStatus } from '../../db/tables.js';
 
 export type CounterColumn =
@@ -21,31 +22,52 @@ export async function insertToggle(
   db: Executor,
   row: { id_image: number; id_utente: number; id_tipo_interazione: number; created_at: string },
 ): Promise<boolean> {
-  const result = await db
-    .insertInto('interactions')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .columns(['id_image', 'id_utente', 'id_tipo_interazione'])
-        .where(sql<boolean>`id_tipo_interazione IN (1, 2, 4, 5, 6)`)
-        .doNothing(),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const result = await insertToggleQuery(
+    db,
+    row.id_image,
+    row.id_utente,
+    row.id_tipo_interazione,
+    row.created_at,
+  );
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
+
+// The statements of a like, a view and a reaction's checks are precompiled (db/precompiled.ts):
+// they run on every such request (issue 8, goal 5).
+const insertToggleQuery = precompiled(
+  (db, id_image: number, id_utente: number, id_tipo_interazione: number, created_at: string) =>
+    db
+      .insertInto('interactions')
+      .values({ id_image, id_utente, id_tipo_interazione, created_at })
+      .onConflict((oc) =>
+        oc
+          .columns(['id_image', 'id_utente', 'id_tipo_interazione'])
+          .where(sql<boolean>`id_tipo_interazione IN (1, 2, 4, 5, 6)`)
+          .doNothing(),
+      ),
+);
 
 export async function deleteToggle(
   db: Executor,
   row: { id_image: number; id_utente: number; id_tipo_interazione: number },
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom('interactions')
-    .where('id_image', '=', row.id_image)
-    .where('id_utente', '=', row.id_utente)
-    .where('id_tipo_interazione', '=', row.id_tipo_interazione)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const result = await deleteToggleQuery(
+    db,
+    row.id_image,
+    row.id_utente,
+    row.id_tipo_interazione,
+  );
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
+
+const deleteToggleQuery = precompiled(
+  (db, imageId: number, userId: number, type: number) =>
+    db
+      .deleteFrom('interactions')
+      .where('id_image', '=', imageId)
+      .where('id_utente', '=', userId)
+      .where('id_tipo_interazione', '=', type),
+);
 
 export async function insertInteraction(
   db: Executor,
@@ -65,12 +87,15 @@ export async function insertInteraction(
  * that makes the change, so no server can read the new toggles under the old number.
  */
 export async function bumpReactionsVersion(db: Executor, userId: number): Promise<void> {
-  await db
+  await bumpReactionsVersionQuery(db, userId);
+}
+
+const bumpReactionsVersionQuery = precompiled((db, userId: number) =>
+  db
     .updateTable('users')
     .set({ reactions_version: sql`reactions_version + 1` })
-    .where('id_utente', '=', userId)
-    .execute();
-}
+    .where('id_utente', '=', userId),
+);
 
 /** Moves one of the image's counters by delta, atomically and never below zero (D5). */
 export async function adjustCounter(
@@ -89,6 +114,22 @@ export async function adjustCounter(
 }
 
 /**
+ * Whether a reaction may be given: the image's status and owner, without the joins and columns
+ * of a full image row (a like toggled 100 times a second read them all for nothing; issue 8,
+ * goal 5).
+ */
+export async function reactionTarget(
+  db: Executor,
+  imageId: number,
+): Promise<{ status: ImageStatus; id_utente: number } | undefined> {
+  return (await reactionTargetQuery(db, imageId)).rows[0];
+}
+
+const reactionTargetQuery = precompiled((db, imageId: number) =>
+  db.selectFrom('images').select(['status', 'id_utente']).where('id_image', '=', imageId),
+);
+
+/**
  * What a view needs, in one query: whether the image may be shown (status, owner) and whether
  * this viewer already viewed it since `since` (interactions_views_by_viewer).
  */
@@ -98,7 +139,13 @@ export async function viewTarget(
   viewerKey: string,
   since: string,
 ): Promise<{ status: ImageStatus; id_utente: number; seen: boolean } | undefined> {
-  const row = await db
+  const row = (await viewTargetQuery(db, imageId, viewerKey, since)).rows[0];
+  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+  return row === undefined ? undefined : { ...row, seen: Boolean(row.seen) };
+}
+
+const viewTargetQuery = precompiled((db, imageId: number, viewerKey: string, since: string) =>
+  db
     .selectFrom('images as i')
     .select(['i.status', 'i.id_utente'])
     .select((eb) =>
@@ -114,11 +161,8 @@ export async function viewTarget(
         )
         .as('seen'),
     )
-    .where('i.id_image', '=', imageId)
-    .executeTakeFirst();
-  // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
-  return row === undefined ? undefined : { ...row, seen: Boolean(row.seen) };
-}
+    .where('i.id_image', '=', imageId),
+);
 
 /**
  * The waiting views whose image and (when logged in) user still exist: an image deleted or a

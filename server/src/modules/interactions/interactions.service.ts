@@ -103,7 +103,7 @@ export function createInteractionsService(
     async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
       // A view checks the image itself, in the query that looks for an earlier view.
       if (type === INTERACTION.view) return { action: await view(imageId, viewer, ip) };
-      await images.findVisible(imageId, viewer);
+      images.visibleOrThrow(await repo.reactionTarget(db, imageId), viewer);
       if (type === INTERACTION.download) throw badRequest(INTERACTION_MESSAGES.downloadSeparately);
       if (viewer === null) throw unauthorized(INTERACTION_MESSAGES.loginToReact);
       return { action: await toggle(imageId, viewer, type) };

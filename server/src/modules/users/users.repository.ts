@@ -1,9 +1,16 @@
 import type { Executor } from '../../db/executor.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/tables.js';
 
-export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id_utente', '=', id).executeTakeFirst();
+export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return (await findUserByIdQuery(db, id)).rows[0];
 }
+
+// Every authenticated request reads its user's row (a deactivation works at once): precompiled
+// (db/precompiled.ts), issue 8, goals 1 and 5.
+const findUserByIdQuery = precompiled((db, id: number) =>
+  db.selectFrom('users').selectAll().where('id_utente', '=', id),
+);
 
 export function findUserByUsernameKey(db: Executor, key: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
