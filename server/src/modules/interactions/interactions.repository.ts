@@ -51,22 +51,16 @@ export async function deleteToggle(
   db: Executor,
   row: { id_image: number; id_utente: number; id_tipo_interazione: number },
 ): Promise<boolean> {
-  const result = await deleteToggleQuery(
-    db,
-    row.id_image,
-    row.id_utente,
-    row.id_tipo_interazione,
-  );
+  const result = await deleteToggleQuery(db, row.id_image, row.id_utente, row.id_tipo_interazione);
   return Number(result.numAffectedRows ?? 0) > 0;
 }
 
-const deleteToggleQuery = precompiled(
-  (db, imageId: number, userId: number, type: number) =>
-    db
-      .deleteFrom('interactions')
-      .where('id_image', '=', imageId)
-      .where('id_utente', '=', userId)
-      .where('id_tipo_interazione', '=', type),
+const deleteToggleQuery = precompiled((db, imageId: number, userId: number, type: number) =>
+  db
+    .deleteFrom('interactions')
+    .where('id_image', '=', imageId)
+    .where('id_utente', '=', userId)
+    .where('id_tipo_interazione', '=', type),
 );
 
 export async function insertInteraction(
