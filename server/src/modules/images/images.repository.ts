@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/executor.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { Database, ImageStatus } from '../../db/tables.js';
 import type { GalleryPosition } from './gallery-cursor.js';
 
@@ -238,9 +239,15 @@ export async function countOwn(db: Executor, userId: number): Promise<number> {
   return row.n;
 }
 
-export function findImageById(db: Executor, id: number): Promise<ImageRow | undefined> {
-  return selectImages(db).where('i.id_image', '=', id).executeTakeFirst();
+export async function findImageById(db: Executor, id: number): Promise<ImageRow | undefined> {
+  return (await findImageByIdQuery(db, id)).rows[0];
 }
+
+// An image's page, its download and every check of a moderation action start here; built
+// once (db/precompiled.ts, issue 8).
+const findImageByIdQuery = precompiled((db, id: number) =>
+  selectImages(db).where('i.id_image', '=', id),
+);
 
 export function findImageByFilename(db: Executor, filename: string): Promise<ImageRow | undefined> {
   return selectImages(db).where('i.filename', '=', filename).executeTakeFirst();
@@ -260,6 +267,8 @@ export function tagsOfImages(
   ids: readonly number[],
 ): Promise<Array<{ id_image: number; id_tag: number; nome: string }>> {
   if (ids.length === 0) return Promise.resolve([]);
+  // One image (its page) is the common case, and a list's length changes the query's shape.
+  if (ids.length === 1) return tagsOfImageQuery(db, ids[0] ?? 0).then((result) => result.rows);
   return db
     .selectFrom('image_tags as it')
     .innerJoin('tags as t', 't.id_tag', 'it.id_tag')
@@ -268,6 +277,15 @@ export function tagsOfImages(
     .orderBy('t.nome')
     .execute();
 }
+
+const tagsOfImageQuery = precompiled((db, id: number) =>
+  db
+    .selectFrom('image_tags as it')
+    .innerJoin('tags as t', 't.id_tag', 'it.id_tag')
+    .select(['it.id_image', 't.id_tag', 't.nome'])
+    .where('it.id_image', '=', id)
+    .orderBy('t.nome'),
+);
 
 /** Every toggle of a user, at most `limit` (in no particular order); interactions_by_user serves it. */
 export function allTogglesOfUser(
