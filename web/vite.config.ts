@@ -22,6 +22,14 @@ const FIRST_LOAD = new RegExp(
 );
 
 /**
+ * Parts of those folders that no public page draws at first: the base of checkboxes and
+ * switches (registration, back-office) and the roving focus of tabs and menus (profile tabs,
+ * menus opened on demand). In the core chunk every page loaded them (goal 8: first-load
+ * JavaScript).
+ */
+const NOT_FIRST_LOAD = /[\\/](SwitchBase|switchBaseClasses|useRovingTabIndex)\.m?js$/;
+
+/**
  * React and React DOM, a chunk of their own that web/src/boot.ts evaluates in a task of its
  * own, before the rest of the core chunk: one module graph evaluates in one task, and the whole
  * app's was the longest task of a page load on a phone (goal 8: total blocking time).
@@ -49,7 +57,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: REACT },
-            { name: 'core', test: FIRST_LOAD },
+            { name: 'core', test: (id: string) => FIRST_LOAD.test(id) && !NOT_FIRST_LOAD.test(id) },
           ],
         },
       },
