@@ -3,8 +3,8 @@ import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 /**
- * What every public page runs before it draws anything: React, the router, React Query,
- * emotion, MUI's styling engine and the components of the header, the category strip and the
+ * What every public page runs before it draws anything, besides React (below): the router,
+ * React Query, emotion, MUI's styling engine and the components of the header, the category strip and the
  * loading and error states. One chunk, not the fifteen the automatic split made of it: brotli
  * works better on one file than on many small ones, and a phone on slow 4G waits for fewer
  * requests (goal 8: 5 KB less on the home page, 4 KB on an image page). The back-office's Data
@@ -12,14 +12,29 @@ import { compression } from 'vite-plugin-compression2';
  */
 const FIRST_LOAD = new RegExp(
   String.raw`[\/]node_modules[\/](` +
-    String.raw`react|react-dom|scheduler|react-router|react-is|@emotion|stylis|` +
+    String.raw`react-router|react-is|@emotion|stylis|` +
     String.raw`hoist-non-react-statics|@tanstack|@mui[\/](system|styled-engine|utils|private-theming)|` +
     String.raw`@mui[\/]material[\/](styles|utils|internal|transitions|ButtonBase|SvgIcon|Paper|` +
     String.raw`Typography|Box|IconButton|CircularProgress|Alert|Link|Toolbar|AppBar|Container|` +
-    String.raw`CssBaseline|Chip|Badge|Stack|Skeleton|useLazyRipple|zero-styled|GlobalStyles|` +
+    String.raw`CssBaseline|Stack|useLazyRipple|zero-styled|GlobalStyles|` +
     String.raw`InitColorSchemeScript|colors|className|DefaultPropsProvider)` +
     String.raw`)[\/]`,
 );
+
+/**
+ * Parts of those folders that no public page draws at first: the base of checkboxes and
+ * switches (registration, back-office) and the roving focus of tabs and menus (profile tabs,
+ * menus opened on demand). In the core chunk every page loaded them (goal 8: first-load
+ * JavaScript).
+ */
+const NOT_FIRST_LOAD = /[\\/](SwitchBase|switchBaseClasses|useRovingTabIndex)\.m?js$/;
+
+/**
+ * React and React DOM, a chunk of their own that web/src/boot.ts evaluates in a task of its
+ * own, before the rest of the core chunk: one module graph evaluates in one task, and the whole
+ * app's was the longest task of a page load on a phone (goal 8: total blocking time).
+ */
+const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
 
 export default defineConfig({
   plugins: [
@@ -38,7 +53,14 @@ export default defineConfig({
     // index.html (server/src/plugins/first-screen.ts). Dot folders are never served.
     manifest: true,
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'core', test: FIRST_LOAD }] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: REACT },
+            { name: 'core', test: (id: string) => FIRST_LOAD.test(id) && !NOT_FIRST_LOAD.test(id) },
+          ],
+        },
+      },
     },
   },
   server: {

@@ -1,10 +1,16 @@
-import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
-import { Fab, Zoom } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+
+// The button (MUI's Fab and Zoom) loads the first time it is wanted: nobody sees it before
+// scrolling, and it was part of the first load of the home and profile pages (goal 8: first-load
+// JavaScript under 150 KB).
+const ScrollTopFab = lazy(() => import('./ScrollTopFab.js'));
 
 /** SPEC §2: appears after `threshold` px of scroll (200 on home, 300 on profiles). */
 export function ScrollTopButton({ threshold }: { threshold: number }) {
   const [visible, setVisible] = useState(false);
+  // Mounted from the first time it is shown on, so that it still zooms out when it goes.
+  const [wanted, setWanted] = useState(false);
+  if (visible && !wanted) setWanted(true);
   useEffect(() => {
     const update = () => setVisible(window.scrollY > threshold);
     // The position a reload or a return restored is read once the page is idle: read right
@@ -21,17 +27,10 @@ export function ScrollTopButton({ threshold }: { threshold: number }) {
       window.removeEventListener('scroll', update);
     };
   }, [threshold]);
+  if (!wanted) return null;
   return (
-    <Zoom in={visible}>
-      <Fab
-        color="secondary"
-        size="medium"
-        aria-label="Torna su"
-        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-        sx={{ position: 'fixed', right: 24, bottom: 24 }}
-      >
-        <KeyboardArrowUpIcon />
-      </Fab>
-    </Zoom>
+    <Suspense fallback={null}>
+      <ScrollTopFab visible={visible} />
+    </Suspense>
   );
 }

@@ -47,6 +47,30 @@ describe('formatLongDate (Italian, Europe/Rome)', () => {
     expect(formatLongDate('2026-07-14T22:30:00Z')).toBe('15 luglio 2026');
   });
 
+  it('writes what Intl writes for Rome, hour by hour across summer-time changes', () => {
+    const intl = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: 'Europe/Rome' });
+    const starts = [Date.UTC(1997, 0, 1), Date.UTC(2026, 2, 27), Date.UTC(2026, 9, 23)];
+    for (const start of starts) {
+      for (let hour = 0; hour < 24 * 4; hour += 1) {
+        for (const minute of [0, 59]) {
+          const iso = new Date(start + hour * 3_600_000 + minute * 60_000).toISOString();
+          expect(formatLongDate(iso), iso).toBe(intl.format(new Date(iso)));
+        }
+      }
+    }
+    // A day every 9 days for thirty years, at 22:30 and 23:30 UTC (the day changes in Rome).
+    for (
+      let time = Date.UTC(1997, 0, 1, 22, 30);
+      time < Date.UTC(2027, 0, 1);
+      time += 9 * 86_400_000
+    ) {
+      for (const extra of [0, 3_600_000]) {
+        const iso = new Date(time + extra).toISOString();
+        expect(formatLongDate(iso), iso).toBe(intl.format(new Date(iso)));
+      }
+    }
+  });
+
   it("says 'Errore data' when the date cannot be read", () => {
     expect(formatLongDate('')).toBe('Errore data');
     expect(formatLongDate('ieri')).toBe('Errore data');

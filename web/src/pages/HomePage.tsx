@@ -1,6 +1,6 @@
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import { Box, Link, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CarouselSkeleton, ImageCarousel } from '../components/ImageCarousel.js';
 import { imageListError, InfiniteGallery } from '../components/InfiniteGallery.js';
@@ -87,13 +87,16 @@ function TrendingSection() {
 function CategoryCarousel({ category }: { category: Category }) {
   const [ref, near] = useNearViewport(CAROUSEL_MARGIN);
   const images = useCategoryCarousel(category.id_categoria, near);
+  // Its slides drawn in a background render (in slices), not in the render the answer
+  // triggers, which React never cuts (goal 8: blocking time); the skeleton stays meanwhile.
+  const data = useDeferredValue(images.data);
   const name = categoryDisplayName(category.nome);
   const headingId = `home-category-${category.id_categoria}`;
   let body: ReactNode;
   if (images.isError) body = <ErrorMessage message={imageListError(images.error)} />;
-  else if (images.data === undefined) body = <CarouselSkeleton />;
-  else if (images.data.images.length === 0) return null;
-  else body = <ImageCarousel images={images.data.images} label={name} />;
+  else if (data === undefined) body = <CarouselSkeleton />;
+  else if (data.images.length === 0) return null;
+  else body = <ImageCarousel images={data.images} label={name} />;
   return (
     <Section
       id={headingId}
@@ -151,16 +154,21 @@ function AllImagesSection() {
 export default function HomePage() {
   usePageTitle();
   const popular = usePopularCategories(HOME_CATEGORIES);
+  // Twenty sections drawn in a background render, which React cuts into slices, not in the
+  // render the answer triggers (React Query's updates are never cut): goal 8, blocking time.
+  const categories = useDeferredValue(popular.data);
+  // Drawn, or failed (no list to draw); a refetch keeps the sections drawn meanwhile.
+  const drawn = categories !== undefined || (!popular.isPending && popular.data === undefined);
   return (
     <>
       <Typography component="h1" sx={visuallyHidden}>
         Muri Parlanti
       </Typography>
       <TrendingSection />
-      <CategoryCarousels categories={popular.data ?? []} />
-      {/* Below the carousels once their list is known: shown earlier, it would jump down the
-          page when they arrive (layout shift). A failed list only leaves the carousels out. */}
-      {!popular.isPending && <AllImagesSection />}
+      <CategoryCarousels categories={categories ?? []} />
+      {/* Below the carousels once they are drawn: shown earlier, it would jump down the page
+          when they arrive (layout shift). A failed list only leaves the carousels out. */}
+      {drawn && <AllImagesSection />}
       <ScrollTopButton threshold={200} />
     </>
   );

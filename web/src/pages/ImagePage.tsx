@@ -30,6 +30,7 @@ import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-r
 import { useLoadedAlready } from '../components/ImageCard.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { LazyTooltip } from '../components/LazyTooltip.js';
+import { Later } from '../components/Later.js';
 import { RELATED_COLUMNS } from '../components/masonryColumns.js';
 import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { thumbHashDataUrl } from '../components/thumbhash.js';
@@ -499,8 +500,12 @@ export default function ImagePage() {
           <LargeImage key={image.data.id_image} image={image.data} />
         </Box>
         <Box sx={{ minWidth: 0 }}>
-          <ImageDetails image={image.data} onError={tell} />
-          <RelatedImages key={image.data.id_image} id={image.data.id_image} />
+          {/* Beside the picture on wide screens, below it on narrow ones: drawn just after
+              it, in a commit of their own (components/Later.tsx). */}
+          <Later>
+            <ImageDetails image={image.data} onError={tell} />
+            <RelatedImages key={image.data.id_image} id={image.data.id_image} />
+          </Later>
         </Box>
       </Box>
       {/* Mounted from the first message on, so that it still fades out when it goes. */}
