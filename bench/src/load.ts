@@ -88,7 +88,14 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerHandle> {
+/**
+ * Starts the bench server. `benchServer`: another checkout's bench-server.mjs (its own built
+ * server/dist), for a before/after comparison in one run (`bench:pipeline -- --baseline`).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  benchServer = path.join(benchDir, 'bench-server.mjs'),
+): Promise<ServerHandle> {
   const port = await freePort();
   // BENCH_CPU_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops (open it
   // in Chrome's DevTools or speedscope); Node refuses --cpu-prof in NODE_OPTIONS.
@@ -99,7 +106,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
       : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`];
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--expose-gc', ...profile, path.join(benchDir, 'bench-server.mjs')],
+    ['--expose-gc', ...profile, benchServer],
     {
       env: {
         // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
