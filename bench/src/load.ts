@@ -104,26 +104,22 @@ export async function startServer(
     profileDir === undefined || profileDir === ''
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--expose-gc', ...profile, benchServer],
-    {
-      env: {
-        // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
-        MALLOC_ARENA_MAX: '2',
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        // Load tests from one address would hit the per-address limits at once.
-        RATE_LIMITS: '0',
-        DEMO_CONTENT: '0',
-        // No background work competes with requests unless a scenario asks for it.
-        JOBS_IN_SERVER: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', ...profile, benchServer], {
+    env: {
+      // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
+      MALLOC_ARENA_MAX: '2',
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // Load tests from one address would hit the per-address limits at once.
+      RATE_LIMITS: '0',
+      DEMO_CONTENT: '0',
+      // No background work competes with requests unless a scenario asks for it.
+      JOBS_IN_SERVER: '0',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     // Kept short: only the start-up lines matter when the server fails to come up.

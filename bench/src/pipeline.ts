@@ -167,7 +167,11 @@ async function main(): Promise<void> {
   }> = [];
   try {
     for (const build of builds) {
-      const catalogue = await generateCatalogue({ engine: 'sqlite', images: 1000, postgresUrl: '' });
+      const catalogue = await generateCatalogue({
+        engine: 'sqlite',
+        images: 1000,
+        postgresUrl: '',
+      });
       const setup = await prepareMixed(catalogue);
       const server = await startServer(
         {
@@ -213,8 +217,16 @@ async function main(): Promise<void> {
       while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 2));
       return Math.max(0, performance.now() - upload.answered);
     };
-    const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
-    const p95 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 95);
+    const median = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    const p95 = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        95,
+      );
     for (const target of servers) await fullSizeAfter(target, await send(target, photoAt(0))); // warm-up
 
     // 1. One upload at a time, each once the previous one's full size exists (someone
@@ -229,7 +241,9 @@ async function main(): Promise<void> {
         ready.get(target.label)?.push(upload.ms + (await fullSizeAfter(target, upload)));
       }
     }
-    say(`\nupload to pending, one at a time, builds taking turns (${String(UPLOADS)} uploads each):`);
+    say(
+      `\nupload to pending, one at a time, builds taking turns (${String(UPLOADS)} uploads each):`,
+    );
     for (const target of servers) {
       const times = turns.get(target.label) ?? [];
       say(

@@ -231,9 +231,9 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
           for (const name of files.byVariant[variant]!) expect(names).toContain(name);
         }
         for (const name of names) {
-          expect(files.byVariant['original']!.has(name) || files.byVariant['pixels']!.has(name)).toBe(
-            true,
-          );
+          expect(
+            files.byVariant['original']!.has(name) || files.byVariant['pixels']!.has(name),
+          ).toBe(true);
         }
         console.info(`files left without a row by the outage: ${JSON.stringify(swept)}`);
       } finally {

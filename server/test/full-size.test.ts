@@ -56,9 +56,7 @@ async function ownImage(id: number): Promise<{ image_url: string; status: string
     url: '/api/users/me/images',
     headers: bearer(user.token),
   });
-  const image = response
-    .json()
-    .images.find((entry: { id_image: number }) => entry.id_image === id);
+  const image = response.json().images.find((entry: { id_image: number }) => entry.id_image === id);
   if (image === undefined) throw new Error(`image ${id} is not among the uploader's`);
   return image;
 }

@@ -9,12 +9,7 @@ import type { FileKind } from './file-urls.js';
 import type { ImageRow } from './images.repository.js';
 import { IdParams } from './images.schemas.js';
 import { IMAGE_MESSAGES } from './images.service.js';
-import {
-  imageFilePath,
-  imagesRoot,
-  STORED_FILENAME,
-  type ImageVariant,
-} from './images.storage.js';
+import { imageFilePath, imagesRoot, STORED_FILENAME, type ImageVariant } from './images.storage.js';
 
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 100 }) });
 const SignedQuery = Type.Object({
