@@ -578,6 +578,9 @@ describe(`kill -9 between an upload's answer and its full size (${TEST_ENGINE})`
     await fs.mkdir(imagesRoot(env.dataDir), { recursive: true });
     let second: ServerProcess | undefined;
     let writing = false;
+    // Read through a function: the watcher changes it while the test awaits, which
+    // TypeScript's narrowing cannot see.
+    const isWriting = () => writing;
     const watcher = fsSync.watch(imagesRoot(env.dataDir), (_event, name) => {
       if (name?.endsWith('.tmp') !== true) return;
       writing = true;
@@ -586,8 +589,13 @@ describe(`kill -9 between an upload's answer and its full size (${TEST_ENGINE})`
     try {
       second = await startServer(env.env());
       // The worker may have started writing before the server said it was listening.
-      if (writing) second.child.kill('SIGKILL');
-      await waitFor(() => writing || undefined, 'the first full size to be written', 30_000, 20);
+      if (isWriting()) second.child.kill('SIGKILL');
+      await waitFor(
+        () => isWriting() || undefined,
+        'the first full size to be written',
+        30_000,
+        20,
+      );
     } finally {
       watcher.close();
     }
