@@ -14,8 +14,9 @@ import { prepareMixed, uploadBody } from './mixed.js';
  *
  * Issue 8, goal 6, the image pipeline, on 12-megapixel JPEGs (4000×3000, made here):
  * - upload to pending: sequential uploads through the real server (multipart, decoding, the
- *   three WebP sizes and the ThumbHash, files written, the row and its job committed; OCR runs
- *   later, in jobs): p50 and p95;
+ *   display and thumbnail WebPs and the ThumbHash, files and the full size's pixels written,
+ *   the row and its job committed; the full-size WebP and the OCR come later, in jobs): p50
+ *   and p95, one at a time (each once the previous full size exists) and back to back;
  * - thumbnails side by side, the same files and the same output (400 px wide WebP, quality 72),
  *   two at a time on the two cores: sharp, as the server makes them, against ImageMagick's
  *   `convert -thumbnail` (Debian's `imagemagick` package; the run says so when it is missing);
