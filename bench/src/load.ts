@@ -102,7 +102,14 @@ function procCpuSeconds(pid: number): number {
   }
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerHandle> {
+/**
+ * Starts the bench server. `benchServer`: another checkout's bench-server.mjs (its own built
+ * server/dist), for a before/after comparison in one run (`bench:pipeline -- --baseline`).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  benchServer = path.join(benchDir, 'bench-server.mjs'),
+): Promise<ServerHandle> {
   const port = await freePort();
   // BENCH_CPU_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops (open it
   // in Chrome's DevTools or speedscope); Node refuses --cpu-prof in NODE_OPTIONS.
@@ -111,26 +118,22 @@ export async function startServer(env: Record<string, string>): Promise<ServerHa
     profileDir === undefined || profileDir === ''
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--expose-gc', ...profile, path.join(benchDir, 'bench-server.mjs')],
-    {
-      env: {
-        // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
-        MALLOC_ARENA_MAX: '2',
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        // Load tests from one address would hit the per-address limits at once.
-        RATE_LIMITS: '0',
-        DEMO_CONTENT: '0',
-        // No background work competes with requests unless a scenario asks for it.
-        JOBS_IN_SERVER: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', ...profile, benchServer], {
+    env: {
+      // As `npm start` runs the server (scripts/start.mjs), unless the caller chose.
+      MALLOC_ARENA_MAX: '2',
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // Load tests from one address would hit the per-address limits at once.
+      RATE_LIMITS: '0',
+      DEMO_CONTENT: '0',
+      // No background work competes with requests unless a scenario asks for it.
+      JOBS_IN_SERVER: '0',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     // Kept short: only the start-up lines matter when the server fails to come up.

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs/promises';
 import Tesseract from 'tesseract.js';
-import { processUpload } from '../src/lib/imaging.js';
+import { processAllSizes } from '../src/lib/imaging.js';
 import { ITA_LANG_PATH } from '../src/jobs/image-analysis/ocr.js';
 import {
   candidateImage,
@@ -106,7 +106,7 @@ async function main() {
     while (next < items.length) {
       const item = items[next++];
       if (item === undefined) break;
-      const original = (await processUpload(await renderEvalItem(item))).original;
+      const original = (await processAllSizes(await renderEvalItem(item))).original;
       const rgb = await rawRgb(original, 800);
       const candidates = paintCandidates(rgb);
       const readings: CandidateReading[] = [];

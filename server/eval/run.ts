@@ -6,7 +6,7 @@
  *                   [--only ocr|duplicates|search] [--json file] [--no-cache] [--save dir]
  *                   [--parallel 1]
  *
- * The pipeline is the real one, end to end: each picture goes through processUpload (the
+ * The pipeline is the real one, end to end: each picture goes through processAllSizes (the
  * stored WebP original, as an upload would), into a fresh database (a temporary SQLite file,
  * or a throwaway PostgreSQL database on postgres://postgres@127.0.0.1:5432/postgres, or
  * EVAL_DATABASE_URL), and the image-analysis job itself runs on it: OCR, folding, pHash,
@@ -36,7 +36,7 @@ import { createOcrEngine, type OcrEngine, type OcrResult } from '../src/jobs/ima
 import { readerOf } from '../src/jobs/image-analysis/reader.js';
 import type { JobContext } from '../src/jobs/worker.js';
 import { systemClock } from '../src/lib/clock.js';
-import { processUpload } from '../src/lib/imaging.js';
+import { processAllSizes } from '../src/lib/imaging.js';
 import { createDuplicatesService } from '../src/modules/duplicates/duplicates.service.js';
 import { createFileUrlSigner } from '../src/modules/images/file-urls.js';
 import { newStoredFilename, writeImageFiles } from '../src/modules/images/images.storage.js';
@@ -320,10 +320,14 @@ async function main(): Promise<void> {
     for (const item of items) {
       const file = files[item.index];
       if (file === undefined) throw new Error(`picture ${item.index} was not rendered`);
-      const processed = await processUpload(file);
+      const processed = await processAllSizes(file);
       originals[item.index] = processed.original;
       const filename = newStoredFilename();
-      await writeImageFiles(dataDir, filename, processed);
+      await writeImageFiles(dataDir, filename, {
+        original: processed.original,
+        display: processed.display,
+        thumb: processed.thumb,
+      });
       ids[item.index] = await demoRepo.insertImageRow(db, {
         filename,
         original_filename: `eval-${item.index}.jpg`,

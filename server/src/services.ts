@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
+import { FULL_SIZE_JOB } from './jobs/full-size/full-size.job.js';
 import { createJobHandlers } from './jobs/handlers.js';
 import { createReaderProcess } from './jobs/image-analysis/reader-process.js';
 import { createWorker, type JobWorker } from './jobs/worker.js';
@@ -64,11 +65,15 @@ export async function createRuntime(
     log,
     handlers: createJobHandlers(database, {
       dataDir: config.dataDir,
+      clock,
       reader,
       mailer: createMailer(config),
       eraseUser: (id) => context().erasure.eraseUser(id),
     }),
     concurrency: options.jobConcurrency,
+    // An uploader waits for the full size of an image (its URL serves the display size until
+    // then): it never waits behind the OCR backlog, whatever the concurrency.
+    reserved: { names: [FULL_SIZE_JOB], slots: 1 },
     housekeeping: [
       {
         name: 'orphan-files',

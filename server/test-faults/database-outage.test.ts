@@ -215,14 +215,25 @@ describe.skipIf(TEST_ENGINE !== 'postgres')(
       // committed, so it keeps them): exactly those are what the sweeper removes.
       const check = env.open();
       try {
-        const rows = await check.db.selectFrom('images').select('filename').execute();
-        for (const row of rows) await expectWholeImageFiles(env.dataDir, row.filename);
+        const rows = await check.db
+          .selectFrom('images')
+          .select(['filename', 'width', 'height'])
+          .execute();
+        for (const row of rows) await expectWholeImageFiles(env.dataDir, row);
         const swept = await sweepOrphanFiles(check.db, systemClock, env.dataDir, 0);
         const files = await storedFiles(env.dataDir);
-        for (const variant of ['original', 'display', 'thumb']) {
-          expect([...files.byVariant[variant]!].sort()).toEqual(
-            rows.map((row) => row.filename).sort(),
-          );
+        const names = rows.map((row) => row.filename).sort();
+        for (const variant of ['display', 'thumb']) {
+          expect([...files.byVariant[variant]!].sort()).toEqual(names);
+        }
+        // The full size, or the pixels its job makes it from (issue 8, goal 6).
+        for (const variant of ['original', 'pixels']) {
+          for (const name of files.byVariant[variant]!) expect(names).toContain(name);
+        }
+        for (const name of names) {
+          expect(
+            files.byVariant['original']!.has(name) || files.byVariant['pixels']!.has(name),
+          ).toBe(true);
         }
         console.info(`files left without a row by the outage: ${JSON.stringify(swept)}`);
       } finally {

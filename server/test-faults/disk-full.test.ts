@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FULL_SIZE_JOB } from '../src/jobs/full-size/full-size.job.js';
 import { IMAGE_ANALYSIS_JOB } from '../src/jobs/image-analysis/image-analysis.job.js';
 import { imagesRoot } from '../src/modules/images/images.storage.js';
 import { TEST_ENGINE } from '../test/helpers/database.js';
@@ -19,6 +20,7 @@ import {
   storedFiles,
   TEST_ADMIN,
   upload,
+  waitFor,
   type FaultEnvironment,
 } from './harness.js';
 
@@ -92,12 +94,29 @@ describe(`a full disk during an upload (${TEST_ENGINE})`, () => {
       headers: { authorization: `Bearer ${adminToken}` },
     });
     expect(approved.status).toBe(200);
+    // Its full size made (by its job, after the answer) before the disk fills.
+    const ready = env.open();
+    try {
+      await waitFor(
+        async () =>
+          (await ready.db
+            .selectFrom('jobs')
+            .select('id_job')
+            .where('name', '=', IMAGE_ANALYSIS_JOB)
+            .executeTakeFirst()) !== undefined,
+        'the full size of the first upload',
+      );
+    } finally {
+      await ready.close();
+    }
 
     if (real) await fillDisk(path.join(images, 'filler.bin'));
     else await fs.writeFile(flag, '');
     const filesBefore = await storedFiles(env.dataDir);
 
-    const photo = await photoBytes();
+    // Small enough that, once space is freed, its files and the decoded pixels its full size
+    // is made from (640×480×3 bytes) fit in the 2 MB disk.
+    const photo = await photoBytes(640, 480);
     const refused = await upload(server.url, token, photo, { title: 'Muro troppo grande' });
     expect(refused.status).toBe(507);
     expect(await refused.json()).toEqual({ detail: DISK_FULL });
@@ -109,11 +128,16 @@ describe(`a full disk during an upload (${TEST_ENGINE})`, () => {
       expect(rows.map((row) => row.id_image)).toEqual([published.id_image]);
       const jobs = await db.db
         .selectFrom('jobs')
-        .select('payload')
-        .where('name', '=', IMAGE_ANALYSIS_JOB)
+        .select(['name', 'payload'])
+        .where('name', 'in', [IMAGE_ANALYSIS_JOB, FULL_SIZE_JOB])
+        .orderBy('id_job')
         .execute();
-      expect(jobs.map((job) => job.payload)).toEqual([
-        JSON.stringify({ id_image: published.id_image }),
+      expect(jobs).toEqual([
+        {
+          name: FULL_SIZE_JOB,
+          payload: JSON.stringify({ id_image: published.id_image, filename: published.filename }),
+        },
+        { name: IMAGE_ANALYSIS_JOB, payload: JSON.stringify({ id_image: published.id_image }) },
       ]);
     } finally {
       await db.close();
@@ -139,7 +163,7 @@ describe(`a full disk during an upload (${TEST_ENGINE})`, () => {
     const retried = await upload(server.url, token, photo, { title: 'Muro troppo grande' });
     expect(retried.status).toBe(201);
     const stored = (await retried.json()) as { filename: string };
-    await expectWholeImageFiles(env.dataDir, stored.filename);
+    await expectWholeImageFiles(env.dataDir, stored);
     expect(server.isRunning()).toBe(true);
 
     server.child.kill('SIGTERM');

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { IMAGE_VARIANTS, imageFilePath, imagesRoot } from '../src/modules/images/images.storage.js';
+import {
+  IMAGE_VARIANTS,
+  imageFilePath,
+  imagesRoot,
+  keptPixelsPath,
+} from '../src/modules/images/images.storage.js';
 import { TEST_ADMIN, TEST_JWT_SECRET } from '../test/helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
 import { multipart, type Part } from '../test/helpers/images.js';
@@ -265,21 +270,32 @@ export async function photoBytes(width = 1600, height = 1200): Promise<Buffer> {
 }
 
 export interface StoredFiles {
-  /** Final file names found in each variant's folder. */
+  /**
+   * Final file names found in each variant's folder; `pixels` holds the images whose decoded
+   * pixels wait for their full-size job (images/pixels/<stem>.rgb), by image name.
+   */
   byVariant: Record<string, Set<string>>;
   /** Temporary (`.tmp`) files anywhere under images/. */
   temporary: string[];
 }
 
+const FOLDERS: Record<string, string> = {
+  original: '',
+  display: 'display',
+  thumb: 'thumbs',
+  pixels: 'pixels',
+};
+
 /** What is on disk under DATA_DIR/images, by folder. */
 export async function storedFiles(dataDir: string): Promise<StoredFiles> {
-  const folders: Record<string, string> = { original: '', display: 'display', thumb: 'thumbs' };
   const result: StoredFiles = { byVariant: {}, temporary: [] };
-  for (const [variant, folder] of Object.entries(folders)) {
+  for (const [variant, folder] of Object.entries(FOLDERS)) {
     const names = await fsp.readdir(path.join(imagesRoot(dataDir), folder)).catch(() => []);
     const files = new Set<string>();
     for (const name of names) {
       if (name.endsWith('.tmp')) result.temporary.push(path.join(folder, name));
+      else if (variant === 'pixels' && name.endsWith('.rgb'))
+        files.add(`${name.slice(0, -'.rgb'.length)}.webp`);
       else if (name.endsWith('.webp')) files.add(name);
     }
     result.byVariant[variant] = files;
@@ -290,7 +306,7 @@ export async function storedFiles(dataDir: string): Promise<StoredFiles> {
 /** Sets the modification time of every file under DATA_DIR/images `ms` into the past. */
 export async function ageImageFiles(dataDir: string, ms: number): Promise<void> {
   const when = new Date(Date.now() - ms);
-  for (const folder of ['', 'display', 'thumbs']) {
+  for (const folder of Object.values(FOLDERS)) {
     const dir = path.join(imagesRoot(dataDir), folder);
     for (const name of await fsp.readdir(dir).catch(() => [])) {
       const file = path.join(dir, name);
@@ -299,9 +315,19 @@ export async function ageImageFiles(dataDir: string, ms: number): Promise<void> 
   }
 }
 
-/** Fails unless all three files of the image exist and decode whole (none cut short). */
-export async function expectWholeImageFiles(dataDir: string, filename: string): Promise<void> {
-  for (const variant of IMAGE_VARIANTS) {
+/**
+ * Fails unless the files of an image exist and decode whole (none cut short): the display
+ * size and the thumbnail, and the full size, or, while its job has not made it yet (issue 8,
+ * goal 6), the decoded pixels it is made from, whole (width × height × 3 bytes) unless
+ * `fullSize` is 'made'.
+ */
+export async function expectWholeImageFiles(
+  dataDir: string,
+  image: { filename: string; width?: number; height?: number },
+  fullSize: 'made' | 'made-or-pending' = 'made-or-pending',
+): Promise<void> {
+  const { filename } = image;
+  const decodes = async (variant: (typeof IMAGE_VARIANTS)[number]) => {
     const file = imageFilePath(dataDir, filename, variant);
     try {
       // Decoding every pixel: a truncated WebP fails here even when its header is intact.
@@ -311,6 +337,24 @@ export async function expectWholeImageFiles(dataDir: string, filename: string): 
         cause: error,
       });
     }
+  };
+  await decodes('display');
+  await decodes('thumb');
+  const original = imageFilePath(dataDir, filename, 'original');
+  if (fullSize === 'made' || fs.existsSync(original)) return decodes('original');
+  let size: number;
+  try {
+    size = (await fsp.stat(keptPixelsPath(dataDir, filename))).size;
+  } catch {
+    // Neither looked for: its job may have made the file and removed the pixels in between.
+    return decodes('original');
+  }
+  const expected =
+    image.width === undefined || image.height === undefined
+      ? undefined
+      : image.width * image.height * 3;
+  if (size === 0 || size % 3 !== 0 || (expected !== undefined && size !== expected)) {
+    throw new Error(`the kept pixels of ${filename} are cut short: ${size} bytes`);
   }
 }
 

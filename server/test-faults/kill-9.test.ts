@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/database.js';
+import { FULL_SIZE_JOB } from '../src/jobs/full-size/full-size.job.js';
 import { IMAGE_ANALYSIS_JOB } from '../src/jobs/image-analysis/image-analysis.job.js';
 import { MAIL_JOB } from '../src/jobs/mail/mail.job.js';
 import { DEFAULT_STALE_LOCK_MS } from '../src/jobs/queue.js';
@@ -55,6 +56,17 @@ async function ageJobLocks(db: DatabaseHandle): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
+/** Images with a done analysis job. */
+async function analysedImages(db: DatabaseHandle): Promise<Set<number>> {
+  const rows = await db.db
+    .selectFrom('jobs')
+    .select('payload')
+    .where('name', '=', IMAGE_ANALYSIS_JOB)
+    .where('status', '=', 'done')
+    .execute();
+  return new Set(rows.map((row) => (JSON.parse(row.payload) as { id_image: number }).id_image));
+}
+
 async function jobsByStatus(db: DatabaseHandle, name: string): Promise<Record<string, number>> {
   const rows = await db.db
     .selectFrom('jobs')
@@ -67,9 +79,10 @@ async function jobsByStatus(db: DatabaseHandle, name: string): Promise<Record<st
 
 /**
  * Six clients upload photos back to back. Once four uploads were answered, the process is
- * killed the instant it starts writing the next file (a temporary file appears): the files of
- * that upload are then half-way to disk and its transaction not committed, while the other
- * uploads are in every stage (body arriving, re-encoding, committing).
+ * killed the instant it starts writing the next upload's files (a temporary file appears among
+ * the display sizes): the files of that upload are then half-way to disk and its transaction
+ * not committed, while the other uploads are in every stage (body arriving, re-encoding,
+ * committing) and full-size jobs of answered ones may be running.
  */
 async function uploadUntilKilled(
   server: ServerProcess,
@@ -85,7 +98,10 @@ async function uploadUntilKilled(
   let next = 0;
   let armed = false;
   let killed = false;
-  const watcher = fsSync.watch(imagesRoot(dataDir), (_event, name) => {
+  // Uploads write display sizes, thumbnails and kept pixels; the full size is its job's.
+  const displays = path.join(imagesRoot(dataDir), 'display');
+  await fs.mkdir(displays, { recursive: true });
+  const watcher = fsSync.watch(displays, (_event, name) => {
     if (!armed || name?.endsWith('.tmp') !== true) return;
     killed = true;
     server.child.kill('SIGKILL');
@@ -138,17 +154,22 @@ describe(`kill -9 during uploads (${TEST_ENGINE})`, () => {
 
       const db = env.open();
       try {
-        const rows = await db.db.selectFrom('images').select(['id_image', 'filename']).execute();
+        const rows = await db.db
+          .selectFrom('images')
+          .select(['id_image', 'filename', 'width', 'height'])
+          .execute();
         // Durability: every upload the client was told succeeded survived the kill.
         const ids = new Set(rows.map((row) => row.id_image));
         for (const image of accepted) expect(ids.has(image.id_image)).toBe(true);
-        // No row without its files, and none of them cut short.
-        for (const row of rows) await expectWholeImageFiles(env.dataDir, row.filename);
-        // Every image has its analysis job: row and job were committed together.
+        // No row without its files (the full size, or the pixels it is made from), and none
+        // of them cut short.
+        for (const row of rows) await expectWholeImageFiles(env.dataDir, row);
+        // Every image has its full-size job (which queues its analysis): row and job were
+        // committed together.
         const jobs = await db.db
           .selectFrom('jobs')
           .select('payload')
-          .where('name', '=', IMAGE_ANALYSIS_JOB)
+          .where('name', '=', FULL_SIZE_JOB)
           .execute();
         const analysed = jobs.map(
           (job) => (JSON.parse(job.payload) as { id_image: number }).id_image,
@@ -200,28 +221,50 @@ describe(`kill -9 during uploads (${TEST_ENGINE})`, () => {
 
     const db2 = env.open();
     try {
-      const rows = await db2.db.selectFrom('images').select(['filename']).execute();
+      const rows = await db2.db.selectFrom('images').select(['id_image', 'filename']).execute();
       const names = new Set(rows.map((row) => row.filename));
+
+      // No job lost: queued ones and the dead worker's running ones all finish, full sizes
+      // first, then the analyses they queue.
+      await waitFor(
+        async () => {
+          const fullSizes = await jobsByStatus(db2, FULL_SIZE_JOB);
+          const analyses = await analysedImages(db2);
+          return (fullSizes['done'] === rows.length && analyses.size === rows.length) || undefined;
+        },
+        'every full-size and analysis job to be done',
+        90_000,
+        500,
+      ).catch(async (error: unknown) => {
+        // What was left undone, to tell why.
+        const left = await db2.db
+          .selectFrom('jobs')
+          .select(['name', 'status', 'attempts', 'payload', 'last_error'])
+          .where('status', '!=', 'done')
+          .execute();
+        console.info(`jobs not done: ${JSON.stringify(left, null, 1)}`);
+        throw error;
+      });
+      expect(await jobsByStatus(db2, FULL_SIZE_JOB)).toEqual({ done: rows.length });
+      // Every analysis done (an image analysed twice, after a kill between its full-size job's
+      // commit and its end, is allowed: the result is the same).
+      expect(Object.keys(await jobsByStatus(db2, IMAGE_ANALYSIS_JOB))).toEqual(['done']);
+      expect([...(await analysedImages(db2))].sort()).toEqual(
+        rows.map((row) => row.id_image).sort(),
+      );
+
       const after = await storedFiles(env.dataDir);
-      // Exactly the files of the rows are left: orphans and temporary files swept, and not one
-      // file of a row touched (the rows' files were aged past the grace too).
+      // Exactly the files of the rows are left: orphans and temporary files swept, not one
+      // file of a row touched (the rows' files were aged past the grace too), every full size
+      // made and its pixels gone.
       expect(after.temporary).toEqual([]);
       for (const variant of ['original', 'display', 'thumb']) {
         expect([...after.byVariant[variant]!].sort()).toEqual([...names].sort());
       }
-      for (const name of names) await expectWholeImageFiles(env.dataDir, name);
-
-      // No job lost: queued ones and the dead worker's running ones all finish.
-      await waitFor(
-        async () => {
-          const counts = await jobsByStatus(db2, IMAGE_ANALYSIS_JOB);
-          return counts['done'] === rows.length || undefined;
-        },
-        'every analysis job to be done',
-        90_000,
-        500,
-      );
-      expect(await jobsByStatus(db2, IMAGE_ANALYSIS_JOB)).toEqual({ done: rows.length });
+      expect([...after.byVariant['pixels']!]).toEqual([]);
+      for (const name of names) {
+        await expectWholeImageFiles(env.dataDir, { filename: name }, 'made');
+      }
       const unhashed = await db2.db
         .selectFrom('images')
         .select('id_image')
@@ -483,5 +526,147 @@ describe(`kill -9 during approvals (${TEST_ENGINE})`, () => {
     }
     last.child.kill('SIGTERM');
     expect((await last.exited).code).toBe(0);
+  });
+});
+
+describe(`kill -9 between an upload's answer and its full size (${TEST_ENGINE})`, () => {
+  it('makes every full size after the restart, from the kept pixels, then analyses it', async () => {
+    env = await createFaultEnvironment();
+    const photos = await Promise.all([photoBytes(), photoBytes(), photoBytes()]);
+
+    // 1. Answered, then killed before any job ran: no worker in this process.
+    const first = await startServer(env.env({ JOBS_IN_SERVER: '0' }));
+    const token = await registerUser(first.url);
+    const answered: Array<{ id_image: number; filename: string }> = [];
+    for (const [index, photo] of photos.entries()) {
+      const response = await upload(first.url, token, photo, { title: `Muro ${index}` });
+      expect(response.status).toBe(201);
+      answered.push((await response.json()) as (typeof answered)[number]);
+    }
+    // Until its job runs, the full-size URL answers the display size, which nobody keeps.
+    const own = (await (
+      await fetch(`${first.url}/api/users/me/images`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { images: Array<{ id_image: number; image_url: string }> };
+    const standIn = await fetch(`${first.url}${own.images[0]?.image_url ?? ''}`);
+    expect(standIn.status).toBe(200);
+    expect(standIn.headers.get('cache-control')).toBe('no-store');
+    await first.kill9();
+
+    const db = env.open();
+    try {
+      const rows = await db.db
+        .selectFrom('images')
+        .select(['id_image', 'filename', 'width', 'height'])
+        .orderBy('id_image')
+        .execute();
+      expect(rows.map((row) => row.id_image)).toEqual(answered.map((image) => image.id_image));
+      for (const row of rows) {
+        // Display size, thumbnail and the whole pixels of the full size, which is not made.
+        await expectWholeImageFiles(env.dataDir, row);
+        await expect(fs.access(path.join(imagesRoot(env.dataDir), row.filename))).rejects.toThrow();
+      }
+      expect(await jobsByStatus(db, FULL_SIZE_JOB)).toEqual({ queued: rows.length });
+      expect(await jobsByStatus(db, IMAGE_ANALYSIS_JOB)).toEqual({});
+    } finally {
+      await db.close();
+    }
+
+    // 2. A server with its worker, killed the instant the first full size is being written:
+    //    that job dies holding its lock, mid-write.
+    await fs.mkdir(imagesRoot(env.dataDir), { recursive: true });
+    let second: ServerProcess | undefined;
+    let writing = false;
+    // Read through a function: the watcher changes it while the test awaits, which
+    // TypeScript's narrowing cannot see.
+    const isWriting = () => writing;
+    const watcher = fsSync.watch(imagesRoot(env.dataDir), (_event, name) => {
+      if (name?.endsWith('.tmp') !== true) return;
+      writing = true;
+      second?.child.kill('SIGKILL');
+    });
+    try {
+      second = await startServer(env.env());
+      // The worker may have started writing before the server said it was listening.
+      if (isWriting()) second.child.kill('SIGKILL');
+      await waitFor(
+        () => isWriting() || undefined,
+        'the first full size to be written',
+        30_000,
+        20,
+      );
+    } finally {
+      watcher.close();
+    }
+    expect((await second.exited).signal).toBe('SIGKILL');
+    // Before the first full size was whole: none is (the kill landed mid-write).
+    expect((await storedFiles(env.dataDir)).byVariant['original']!.size).toBeLessThan(3);
+
+    const db2 = env.open();
+    try {
+      const stale = await ageJobLocks(db2);
+      console.info(
+        `kill -9 during a full-size job (${TEST_ENGINE}): ${stale} job(s) left running, ` +
+          `full sizes: ${JSON.stringify(await jobsByStatus(db2, FULL_SIZE_JOB))}`,
+      );
+      await ageImageFiles(env.dataDir, ORPHAN_GRACE_MS + 60_000);
+    } finally {
+      await db2.close();
+    }
+
+    // 3. The restart: the queued and the dead worker's jobs all finish.
+    const third = await startServer(env.env());
+    const db3 = env.open();
+    try {
+      await waitFor(
+        async () => {
+          const analysed = await analysedImages(db3);
+          return analysed.size === answered.length || undefined;
+        },
+        'every image made at full size and analysed',
+        90_000,
+        500,
+      );
+      expect(await jobsByStatus(db3, FULL_SIZE_JOB)).toEqual({ done: answered.length });
+      const after = await storedFiles(env.dataDir);
+      const names = answered.map((image) => image.filename).sort();
+      for (const variant of ['original', 'display', 'thumb']) {
+        expect([...after.byVariant[variant]!].sort()).toEqual(names);
+      }
+      // The pixels are gone once their full size exists; the killed write's temporary file
+      // went with the restart's first sweep.
+      expect([...after.byVariant['pixels']!]).toEqual([]);
+      expect(after.temporary).toEqual([]);
+      for (const name of names) {
+        await expectWholeImageFiles(env.dataDir, { filename: name }, 'made');
+      }
+      const unhashed = await db3.db
+        .selectFrom('images')
+        .select('id_image')
+        .where('phash', 'is', null)
+        .execute();
+      expect(unhashed).toEqual([]);
+    } finally {
+      await db3.close();
+    }
+    // The full-size URL now serves the full size.
+    const mine = (await (
+      await fetch(`${third.url}/api/users/me/images`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { images: Array<{ image_url: string; filename: string }> };
+    for (const image of mine.images) {
+      const file = await fetch(`${third.url}${image.image_url}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('cache-control')).toBe('private, max-age=3600');
+      expect(
+        Buffer.from(await file.arrayBuffer()).equals(
+          await fs.readFile(path.join(imagesRoot(env.dataDir), image.filename)),
+        ),
+      ).toBe(true);
+    }
+    third.child.kill('SIGTERM');
+    expect((await third.exited).code).toBe(0);
   });
 });

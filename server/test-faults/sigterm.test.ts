@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { FULL_SIZE_JOB } from '../src/jobs/full-size/full-size.job.js';
 import { IMAGE_ANALYSIS_JOB } from '../src/jobs/image-analysis/image-analysis.job.js';
 import { TEST_ENGINE } from '../test/helpers/database.js';
 import {
@@ -122,23 +123,33 @@ describe(`SIGTERM under load (${TEST_ENGINE})`, () => {
     try {
       const rows = await after.db
         .selectFrom('images')
-        .select(['id_image', 'filename'])
+        .select(['id_image', 'filename', 'width', 'height'])
         .orderBy('id_image')
         .execute();
       expect(rows.map((row) => row.id_image)).toEqual(
         [earlierId, ...accepted].sort((a, b) => a - b),
       );
-      for (const row of rows) await expectWholeImageFiles(env.dataDir, row.filename);
+      for (const row of rows) await expectWholeImageFiles(env.dataDir, row);
       const jobs = await after.db
         .selectFrom('jobs')
-        .select(['payload', 'status'])
-        .where('name', '=', IMAGE_ANALYSIS_JOB)
+        .select(['name', 'payload', 'status'])
+        .where('name', 'in', [IMAGE_ANALYSIS_JOB, FULL_SIZE_JOB])
         .execute();
-      const statusOf = new Map(
-        jobs.map((job) => [(JSON.parse(job.payload) as { id_image: number }).id_image, job.status]),
-      );
-      expect(statusOf.get(earlierId)).toBe('done');
-      for (const id of accepted) expect(['queued', 'done']).toContain(statusOf.get(id));
+      const statusOf = (name: string) =>
+        new Map(
+          jobs
+            .filter((job) => job.name === name)
+            .map((job) => [(JSON.parse(job.payload) as { id_image: number }).id_image, job.status]),
+        );
+      const analysis = statusOf(IMAGE_ANALYSIS_JOB);
+      const fullSize = statusOf(FULL_SIZE_JOB);
+      expect(analysis.get(earlierId)).toBe('done');
+      for (const id of accepted) {
+        // Its full size made and its analysis queued or done, or its full size still queued
+        // (the analysis is queued by that job).
+        if (fullSize.get(id) === 'done') expect(['queued', 'done']).toContain(analysis.get(id));
+        else expect(fullSize.get(id)).toBe('queued');
+      }
     } finally {
       await after.close();
     }

@@ -116,6 +116,8 @@ describe('users', () => {
     expect(edited.json()).toMatchObject({ username: 'rinominato', is_active: false });
     expect((await login(t.app, 'rinominato', 'password-lunga')).statusCode).toBe(403);
 
+    // The full size of the user's upload, made by its job after the answer.
+    await t.app.ctx.jobs.runUntilIdle();
     const images = (await fs.readdir(path.join(t.config.dataDir, 'images'))).filter((f) =>
       f.endsWith('.webp'),
     );

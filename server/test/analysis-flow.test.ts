@@ -43,9 +43,20 @@ describe('upload → analysis job → search', () => {
       .selectFrom('jobs')
       .select(['name', 'status'])
       .execute();
-    expect(queued).toEqual([{ name: 'image.analyse', status: 'queued' }]);
+    // The full size first (issue 8, goal 6): the analysis reads that file, and is queued by
+    // its job once the file exists.
+    expect(queued).toEqual([{ name: 'image.full-size', status: 'queued' }]);
 
-    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(1);
+    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(2);
+    const ran = await t.app.ctx.database.db
+      .selectFrom('jobs')
+      .select(['name', 'status'])
+      .orderBy('id_job')
+      .execute();
+    expect(ran).toEqual([
+      { name: 'image.full-size', status: 'done' },
+      { name: 'image.analyse', status: 'done' },
+    ]);
     const analysed = await t.app.ctx.database.db
       .selectFrom('images')
       .select(['text_folded', 'phash'])

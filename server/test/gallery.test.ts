@@ -210,6 +210,8 @@ describe('pending images (D4)', () => {
   });
 
   it('keep their files private, reachable by signed URL or by the uploader', async () => {
+    // The full sizes, made by their jobs after the uploads' answers.
+    await t.app.ctx.jobs.runUntilIdle();
     const own = (await get('/api/users/me/images', bruno.token)).json();
     const pending = own.images.find(
       (image: { id_image: number }) => image.id_image === ids['pending'],
@@ -246,6 +248,7 @@ describe('pending images (D4)', () => {
 
 describe('image files', () => {
   it('serve approved files publicly with long-lived caching, ETags and no sniffing', async () => {
+    await t.app.ctx.jobs.runUntilIdle();
     const detail = (await get(`/api/images/${ids['old']}`)).json();
     for (const url of [detail.image_url, detail.display_url, detail.thumbnail_url]) {
       const response = await get(url);

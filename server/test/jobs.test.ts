@@ -411,6 +411,47 @@ describe('job queue', () => {
     release();
   });
 
+  it('runs a job of a reserved name in its own slot while the other slots are busy', async () => {
+    const clock = testClock();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const long = defineJob<object>({
+      name: 'test.long',
+      maxAttempts: 1,
+      run: () => held,
+    });
+    const quickRuns: number[] = [];
+    const quick = defineJob<{ n: number }>({
+      name: 'test.quick',
+      maxAttempts: 1,
+      async run({ n }) {
+        quickRuns.push(n);
+      },
+    });
+    const longIds = [
+      await enqueueJob(database.db, clock, long, {}),
+      await enqueueJob(database.db, clock, long, {}),
+    ];
+    const w = worker([long, quick], {
+      clock,
+      concurrency: 1,
+      reserved: { names: ['test.quick'], slots: 1 },
+    });
+    w.start();
+    await waitFor(async () => (await job(longIds[0] ?? 0)).status === 'running');
+    await enqueueJob(database.db, clock, quick, { n: 1 });
+    await enqueueJob(database.db, clock, quick, { n: 2 });
+    w.wake();
+    // Both quick jobs ran while the one general slot was held by the first long job, and the
+    // reserved slot never took the second long one.
+    await waitFor(async () => quickRuns.length === 2);
+    expect((await job(longIds[0] ?? 0)).status).toBe('running');
+    expect((await job(longIds[1] ?? 0)).status).toBe('queued');
+    release();
+    await waitFor(async () => (await job(longIds[1] ?? 0)).status === 'done');
+    await w.stop();
+  });
+
   it('runs each job exactly once with two workers on two connections claiming at once', async () => {
     const clock = testClock();
     // A second handle: another pool on PostgreSQL, another connection on SQLite, as a second

@@ -158,14 +158,15 @@ async function adminRow(app: App): Promise<UserRow> {
 }
 
 /**
- * Uploads queue an OCR job; these tests are about e-mail, so those jobs are pushed a day ahead
- * and runUntilIdle() runs only the mail (OCR has its own tests).
+ * Uploads queue their full-size job, which queues the OCR; these tests are about e-mail, so
+ * those jobs are pushed a day ahead and runUntilIdle() runs only the mail (both have their own
+ * tests).
  */
 async function postponeAnalysis(app: App): Promise<void> {
   await app.ctx.database.db
     .updateTable('jobs')
     .set({ run_at: new Date(Date.now() + 86_400_000).toISOString() })
-    .where('name', '=', 'image.analyse')
+    .where('name', 'in', ['image.full-size', 'image.analyse'])
     .where('status', '=', 'queued')
     .execute();
 }

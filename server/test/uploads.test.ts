@@ -67,6 +67,8 @@ describe('POST /api/images/export', () => {
       filename: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.webp$/),
       status: 'pending',
     });
+    // The full size is made by a job after the answer (issue 8, goal 6).
+    await t.app.ctx.jobs.runUntilIdle();
     for (const folder of ['', 'display', 'thumbs']) {
       const stored = await fs.readFile(path.join(imagesDir(), folder, body.filename));
       expect((await sharp(stored).metadata()).format).toBe('webp');
@@ -103,6 +105,7 @@ describe('POST /api/images/export', () => {
     });
     expect((await sharp(bytes).metadata()).exif).toBeDefined();
     const { filename } = await uploadImage(t.app, user, { bytes });
+    await t.app.ctx.jobs.runUntilIdle();
     const stored = await fs.readFile(path.join(imagesDir(), filename));
     const metadata = await sharp(stored).metadata();
     expect(metadata.exif).toBeUndefined();
@@ -118,6 +121,7 @@ describe('POST /api/images/export', () => {
       Buffer.from('<html><script>alert(1)</script></html>'),
     ]);
     const { filename } = await uploadImage(t.app, user, { bytes: polyglot });
+    await t.app.ctx.jobs.runUntilIdle();
     const stored = await fs.readFile(path.join(imagesDir(), filename));
     expect(stored.includes(Buffer.from('<script>'))).toBe(false);
   });

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { processUpload } from '../lib/imaging.js';
+import { processAllSizes } from '../lib/imaging.js';
 import { generatePassword } from '../modules/auth/passwords.js';
 import { newStoredFilename, writeImageFiles } from '../modules/images/images.storage.js';
 import * as demoRepo from './demo.repository.js';
@@ -112,9 +112,14 @@ export async function seedDemoContent(
     const spec = specs[index];
     if (spec === undefined) return;
     const jpeg = await renderWallWriting(spec);
-    const processed = await processUpload(jpeg);
+    // Demo content is made before the server listens: its full size at once, no job.
+    const processed = await processAllSizes(jpeg);
     const filename = newStoredFilename();
-    await writeImageFiles(ctx.config.dataDir, filename, processed);
+    await writeImageFiles(ctx.config.dataDir, filename, {
+      original: processed.original,
+      display: processed.display,
+      thumb: processed.thumb,
+    });
 
     const publishedAt = now - pictureRandom.float(0.02, 30) * DAY_MS;
     const createdAt = publishedAt - pictureRandom.float(1, 48) * 60 * 60 * 1000;

@@ -1,6 +1,8 @@
 import type { DatabaseHandle } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
 import { createDuplicateIndex } from '../modules/duplicates/duplicates.index.js';
 import { createSearchService } from '../modules/search/search.service.js';
+import { createFullSizeJob } from './full-size/full-size.job.js';
 import { createImageAnalysisJob } from './image-analysis/image-analysis.job.js';
 import type { PhotoReader } from './image-analysis/reader.js';
 import { createErasureJob } from './erasure/erasure.job.js';
@@ -15,6 +17,7 @@ import type { AnyJobDefinition } from './worker.js';
 
 export interface JobHandlerDeps {
   dataDir: string;
+  clock: Clock;
   reader: PhotoReader;
   /** SMTP, or the outbox when SMTP_URL is unset (D8). */
   mailer: Mailer;
@@ -29,6 +32,7 @@ export function createJobHandlers(
   const search = createSearchService(database.db, database.dialect);
   const duplicates = createDuplicateIndex(database.db);
   return [
+    createFullSizeJob(database.db, { dataDir: deps.dataDir, clock: deps.clock }),
     createImageAnalysisJob(database.db, {
       dataDir: deps.dataDir,
       reader: deps.reader,

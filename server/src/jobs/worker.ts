@@ -101,6 +101,11 @@ export interface WorkerOptions {
   handlers: readonly AnyJobDefinition[];
   /** Jobs run at the same time by this worker (default 2). */
   concurrency?: number;
+  /**
+   * Extra slots, beyond `concurrency`, that only take jobs of these names: short jobs someone
+   * waits for (an upload's full size) then never wait behind long ones (seconds of OCR).
+   */
+  reserved?: { names: readonly string[]; slots: number };
   /** Pause between looks at the queue when it is idle (default 1 s). */
   pollIntervalMs?: number;
   /** Unique per worker: locks are taken in its name. Default: host, pid and a random tag. */
@@ -159,6 +164,13 @@ export function createWorker(options: WorkerOptions): JobWorker {
     handlers.set(handler.name, handler);
   }
   const names = [...handlers.keys()];
+  const reservedNames = (options.reserved?.names ?? []).filter((name) => handlers.has(name));
+  const reservedSlots = reservedNames.length === 0 ? 0 : (options.reserved?.slots ?? 0);
+  if (!Number.isInteger(reservedSlots) || reservedSlots < 0) {
+    throw new RangeError(`reserved slots must be a whole number, got ${reservedSlots}`);
+  }
+  /** Ids of the running jobs that hold a reserved slot. */
+  const inReservedSlot = new Set<number>();
 
   /** Jobs this worker is running, by id; their promises never reject. */
   const active = new Map<number, Promise<void>>();
@@ -195,8 +207,8 @@ export function createWorker(options: WorkerOptions): JobWorker {
     });
   }
 
-  function claim(): Promise<JobRow | undefined> {
-    return claimJob(database, clock, { workerId: id, names, staleLockMs });
+  function claim(only: readonly string[] = names): Promise<JobRow | undefined> {
+    return claimJob(database, clock, { workerId: id, names: only, staleLockMs });
   }
 
   function contextFor(job: JobRow): JobContext {
@@ -293,9 +305,11 @@ export function createWorker(options: WorkerOptions): JobWorker {
     }
   }
 
-  function launch(job: JobRow): void {
+  function launch(job: JobRow, reserved = false): void {
+    if (reserved) inReservedSlot.add(job.id_job);
     const running = execute(job).finally(() => {
       active.delete(job.id_job);
+      inReservedSlot.delete(job.id_job);
       // A slot is free: look for more work now rather than at the next poll.
       wake();
     });
@@ -332,10 +346,15 @@ export function createWorker(options: WorkerOptions): JobWorker {
     while (!isStopping()) {
       try {
         await pruneWhenDue();
-        while (!isStopping() && active.size < concurrency) {
+        while (!isStopping() && active.size - inReservedSlot.size < concurrency) {
           const job = await claim();
           if (job === undefined) break;
           launch(job);
+        }
+        while (!isStopping() && inReservedSlot.size < reservedSlots) {
+          const job = await claim(reservedNames);
+          if (job === undefined) break;
+          launch(job, true);
         }
         consecutiveErrors = 0;
       } catch (error) {

@@ -68,9 +68,14 @@ export class ImageRejectedError extends Error {
 
 export interface ProcessedImage {
   /** WebP files to store, metadata stripped (EXIF, GPS, XMP, ICC beyond sRGB). */
-  original: Buffer;
   display: Buffer;
   thumb: Buffer;
+  /**
+   * The decoded pixels of the full size (sRGB, 3 bytes a pixel, `width`×`height`, upright, no
+   * metadata of any kind): what encodeFullSize turns into the stored full-size WebP after the
+   * upload is answered, so that file too comes from the one decode.
+   */
+  pixels: Buffer;
   width: number;
   height: number;
   /** ThumbHash of the image, base64: a blurred preview the client paints before the file. */
@@ -78,20 +83,53 @@ export interface ProcessedImage {
 }
 
 /**
- * Uploads decoded at once: two, as many as the cores. Each holds its decoded pixels (up to
- * 2048×1536×3 bytes, plus libvips' working buffers) until its four outputs are encoded; four
- * at once took the server to 532 MB (issue 8, goal 6: ≤ 400 MB with four uploads in flight),
- * and a third or fourth would only queue for the same two cores anyway.
+ * Image work at once (decodes and full-size encodes): two, as many as the cores. Each decode
+ * holds its pixels (up to 2048×1536×3 bytes, plus libvips' working buffers) until its outputs
+ * are encoded; four at once took the server to 532 MB (issue 8, goal 6: ≤ 400 MB with four
+ * uploads in flight), and a third or fourth would only queue for the same two cores anyway.
  */
 const imageWork = pLimit(2);
 
 /**
- * Decodes an upload once, applies its EXIF orientation and derives every stored file from
- * that one decode (full size, display size, thumbnail, placeholder). Throws ImageRejectedError
- * for pixel floods, animations and files that do not decode cleanly.
+ * Decodes an upload once, applies its EXIF orientation and derives from that one decode what
+ * the upload needs before it is answered: display size, thumbnail, placeholder, and the pixels
+ * the full-size file is encoded from later (encodeFullSize). The full-size encode is left out
+ * because it is the single-threaded long pole of an upload (issue 8, goal 6: ~170 ms of a
+ * 12 MP JPEG's ~300). Throws ImageRejectedError for pixel floods, animations and files that do
+ * not decode cleanly.
  */
 export function processUpload(bytes: Buffer): Promise<ProcessedImage> {
   return imageWork(() => decodeAndDerive(bytes));
+}
+
+/**
+ * The stored full-size WebP from the pixels processUpload decoded (the same bytes whichever
+ * process encodes them, so the analysis always reads a file of the same quality).
+ */
+export function encodeFullSize(pixels: Buffer, width: number, height: number): Promise<Buffer> {
+  if (pixels.length !== width * height * 3) {
+    return Promise.reject(new RangeError(`${pixels.length} bytes are not ${width}×${height}×3`));
+  }
+  // Effort 1 would encode it in 0.5–0.75× the time, but the analysis reads this file, and on
+  // the reading evaluation (docs/READING.md) effort 1's artefacts cost 1.3 points of word
+  // accuracy, 3.5 of search and 6 of 80 duplicate pairs.
+  return imageWork(() =>
+    sharp(pixels, { raw: { width, height, channels: 3 } })
+      .webp({ quality: 85, effort: WEBP_EFFORT })
+      .toBuffer(),
+  );
+}
+
+/**
+ * Every stored file at once, the full size included: for what is made before anybody waits
+ * for it (demo content, the reading evaluation).
+ */
+export async function processAllSizes(
+  bytes: Buffer,
+): Promise<ProcessedImage & { original: Buffer }> {
+  const processed = await processUpload(bytes);
+  const original = await encodeFullSize(processed.pixels, processed.width, processed.height);
+  return { ...processed, original };
 }
 
 async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
@@ -128,11 +166,7 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
 
   const raw = { width: decoded.info.width, height: decoded.info.height, channels: 3 as const };
   const fromRaw = () => sharp(decoded.data, { raw });
-  const [original, display, thumb, placeholder] = await Promise.all([
-    // Effort 1 would encode it in 0.5–0.75× the time, but the analysis reads this file, and on
-    // the reading evaluation (docs/READING.md) effort 1's artefacts cost 1.3 points of word
-    // accuracy, 3.5 of search and 6 of 80 duplicate pairs.
-    fromRaw().webp({ quality: 85, effort: WEBP_EFFORT }).toBuffer(),
+  const [display, thumb, placeholder] = await Promise.all([
     fromRaw()
       .resize({ width: DISPLAY_WIDTH, withoutEnlargement: true })
       .webp({ quality: 80, effort: WEBP_EFFORT })
@@ -143,7 +177,14 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
       .toBuffer(),
     thumbHashOf(fromRaw()),
   ]);
-  return { original, display, thumb, width: raw.width, height: raw.height, placeholder };
+  return {
+    display,
+    thumb,
+    pixels: decoded.data,
+    width: raw.width,
+    height: raw.height,
+    placeholder,
+  };
 }
 
 async function thumbHashOf(image: Sharp): Promise<string> {

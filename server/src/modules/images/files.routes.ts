@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -8,7 +9,7 @@ import type { FileKind } from './file-urls.js';
 import type { ImageRow } from './images.repository.js';
 import { IdParams } from './images.schemas.js';
 import { IMAGE_MESSAGES } from './images.service.js';
-import { imagesRoot, STORED_FILENAME, type ImageVariant } from './images.storage.js';
+import { imageFilePath, imagesRoot, STORED_FILENAME, type ImageVariant } from './images.storage.js';
 
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 100 }) });
 const SignedQuery = Type.Object({
@@ -28,7 +29,8 @@ const FOLDER: Record<ImageVariant, string> = {
  * random and never reused). Pending and rejected files are served only to their uploader and
  * administrators: with a bearer token, or with the signed URL the API gave them (D4).
  * File names are checked against the stored-name pattern and then looked up in the database,
- * so no request path ever reaches the file system unchecked.
+ * so no request path ever reaches the file system unchecked. Between an upload's answer and
+ * its full-size job the full-size URL answers the display size, uncached.
  */
 export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   async function serve(
@@ -57,8 +59,24 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     reply.header('x-content-type-options', 'nosniff');
     reply.header('content-security-policy', "default-src 'none'; sandbox");
     reply.header('cross-origin-resource-policy', 'same-origin');
-    return reply.sendFile(`${FOLDER[kind]}${image.filename}`, imagesRoot(ctx.config.dataDir));
+    const root = imagesRoot(ctx.config.dataDir);
+    if (kind === 'original' && !(await fullSizeExists(image.filename))) {
+      // Its job has not made it yet (it is encoded after the upload's answer, issue 8 goal 6):
+      // the display size stands in, kept by nobody, so the real file is fetched next time.
+      reply.header('cache-control', 'no-store');
+      return reply.sendFile(`${FOLDER.display}${image.filename}`, root);
+    }
+    return reply.sendFile(`${FOLDER[kind]}${image.filename}`, root);
   }
+
+  const fullSizeExists = async (filename: string) => {
+    try {
+      await fs.access(imageFilePath(ctx.config.dataDir, filename, 'original'));
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   const byFilename = (filename: string) =>
     STORED_FILENAME.test(filename)

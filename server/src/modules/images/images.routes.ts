@@ -307,17 +307,30 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     async (request, reply) => {
       const user = currentUser(request);
       const image = await images.findVisible(request.params.id, user);
-      // Checked before counting: a download that cannot be served is not a download.
-      try {
-        await fs.access(imageFilePath(ctx.config.dataDir, image.filename, 'original'));
-      } catch {
-        throw notFound(IMAGE_MESSAGES.notFound);
-      }
+      // Checked before counting: a download that cannot be served is not a download. Until
+      // its job makes the full size (moments after the upload) the display size is what
+      // there is to download.
+      const variant = (
+        await Promise.all(
+          (['original', 'display'] as const).map(async (kind) => {
+            try {
+              await fs.access(imageFilePath(ctx.config.dataDir, image.filename, kind));
+              return kind;
+            } catch {
+              return undefined;
+            }
+          }),
+        )
+      ).find((kind) => kind !== undefined);
+      if (variant === undefined) throw notFound(IMAGE_MESSAGES.notFound);
       await interactions.recordDownload(image.id_image, user);
       reply.header('cache-control', 'private, no-store');
       reply.header('x-content-type-options', 'nosniff');
       // The decorated reply's root is the images folder (app.ts).
-      return reply.download(image.filename, downloadName(image));
+      return reply.download(
+        `${variant === 'display' ? 'display/' : ''}${image.filename}`,
+        downloadName(image),
+      );
     },
   );
 

@@ -9,6 +9,10 @@ import { writeFileAtomically } from '../../lib/atomic-file.js';
  *   images/<filename>            the full image, re-encoded, at most 2048 px on its long side (2560 before 2026-11-22)
  *   images/display/<filename>    a display size, 1280 px wide at most, for the detail page
  *   images/thumbs/<filename>     a thumbnail, 400 px wide, for galleries and the back-office
+ * and, between an upload's answer and its full-size job (issue 8, goal 6), one more file:
+ *   images/pixels/<stem>.rgb     the upload's decoded pixels (sRGB, 3 bytes a pixel, no
+ *                                metadata), the full size's source, deleted once it is made.
+ * No route serves pixels/ (files.routes.ts serves the three variants only, by stored name).
  */
 export type ImageVariant = 'original' | 'display' | 'thumb';
 
@@ -32,27 +36,61 @@ export function imageFilePath(dataDir: string, filename: string, variant: ImageV
 
 export const IMAGE_VARIANTS: readonly ImageVariant[] = ['original', 'display', 'thumb'];
 
+/** The folder of the kept pixels, under images/. */
+export const PIXELS_FOLDER = 'pixels';
+const PIXELS_SUFFIX = '.rgb';
+
+/** Where the decoded pixels of an image wait for its full-size job. */
+export function keptPixelsPath(dataDir: string, filename: string): string {
+  if (!STORED_FILENAME.test(filename)) throw new Error(`not a stored image name: ${filename}`);
+  return path.join(
+    imagesRoot(dataDir),
+    PIXELS_FOLDER,
+    `${filename.slice(0, -'.webp'.length)}${PIXELS_SUFFIX}`,
+  );
+}
+
+/** The stored image name a kept-pixels file belongs to, or undefined for any other name. */
+export function imageNameOfKeptPixels(name: string): string | undefined {
+  if (!name.endsWith(PIXELS_SUFFIX)) return undefined;
+  const filename = `${name.slice(0, -PIXELS_SUFFIX.length)}.webp`;
+  return STORED_FILENAME.test(filename) ? filename : undefined;
+}
+
 /** A fresh random name: 128 bits, so names can be neither guessed nor enumerated. */
 export function newStoredFilename(): string {
   return `${randomBytes(16).toString('base64url')}.webp`;
 }
 
+/** The files of an image to write: the upload writes all but the full size (made later). */
+export interface ImageFiles {
+  original?: Buffer;
+  display?: Buffer;
+  thumb?: Buffer;
+  /** The decoded pixels the full size is made from (keptPixelsPath). */
+  pixels?: Buffer;
+}
+
 /**
- * Writes the three files of an image so that a crash never leaves a half-written file under a
- * final name: each is written to a temporary name in the same folder, flushed, then renamed
- * (atomic on one file system). Temporary leftovers carry a `.tmp` suffix for the sweeper. The
- * three are written side by side, so their flushes overlap (each costs 2–17 ms on the
- * benchmark machine's disk). If one fails, those written are removed.
+ * Writes files of an image so that a crash never leaves a half-written file under a final
+ * name: each is written to a temporary name in the same folder, flushed, then renamed (atomic
+ * on one file system). Temporary leftovers carry a `.tmp` suffix for the sweeper. The files
+ * are written side by side, so their flushes overlap (each costs 2–17 ms on the benchmark
+ * machine's disk). If one fails, those written are removed.
  */
 export async function writeImageFiles(
   dataDir: string,
   filename: string,
-  files: Record<ImageVariant, Buffer>,
+  files: ImageFiles,
 ): Promise<void> {
+  const targets: Array<[string, Buffer]> = [];
+  for (const variant of IMAGE_VARIANTS) {
+    const bytes = files[variant];
+    if (bytes !== undefined) targets.push([imageFilePath(dataDir, filename, variant), bytes]);
+  }
+  if (files.pixels !== undefined) targets.push([keptPixelsPath(dataDir, filename), files.pixels]);
   const results = await Promise.allSettled(
-    IMAGE_VARIANTS.map((variant) =>
-      writeAtomically(imageFilePath(dataDir, filename, variant), files[variant]),
-    ),
+    targets.map(([target, bytes]) => writeAtomically(target, bytes)),
   );
   const failed = results.find((result) => result.status === 'rejected');
   if (failed === undefined) return;
@@ -75,12 +113,19 @@ async function writeAtomically(target: string, bytes: Buffer): Promise<string> {
   return target;
 }
 
-/** Removes every file of an image; missing files are fine (already gone). */
+/** Removes every file of an image, kept pixels included; missing files are fine (already gone). */
 export async function deleteImageFiles(dataDir: string, filename: string): Promise<void> {
   if (!STORED_FILENAME.test(filename)) return;
-  await Promise.all(
-    IMAGE_VARIANTS.map((variant) =>
+  await Promise.all([
+    ...IMAGE_VARIANTS.map((variant) =>
       fs.rm(imageFilePath(dataDir, filename, variant), { force: true }),
     ),
-  );
+    deleteKeptPixels(dataDir, filename),
+  ]);
+}
+
+/** Removes the kept pixels of an image (its full size is made, or the image is gone). */
+export async function deleteKeptPixels(dataDir: string, filename: string): Promise<void> {
+  if (!STORED_FILENAME.test(filename)) return;
+  await fs.rm(keptPixelsPath(dataDir, filename), { force: true });
 }
