@@ -13,9 +13,21 @@
  *   tsvector built with setweight(to_tsvector('simple', …)) under a GIN index (ranked by
  *   ts_rank_cd). 'simple' only lower-cases and splits: stemming already happened, and no
  *   extension (unaccent, pg_trgm) is needed, so no superuser either.
- * - Every query word must match; if nothing does, the last word is tried again as a prefix
- *   (a word still being typed). Only the retry uses prefixes because an indexed prefix of a
- *   common stem merges many terms, which is cheap only when it is rare.
+ * - Strict matches first: every query word must match; if nothing does, the last word is
+ *   tried again as a prefix (a word still being typed). Only the retry uses prefixes because
+ *   an indexed prefix of a common stem merges many terms, which is cheap only when it is rare.
+ * - Then, when the strict search finds fewer images than a page (FALLBACK_BELOW), a fallback
+ *   (issue 9: the text of a wall is read by OCR, and one misread letter used to lose the
+ *   picture) adds after them the approved images holding at least half of the query words,
+ *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
+ *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
+ *   fewer slips, then newest; the same in both orders, so a strict match always comes first.
+ *   The slips are found in the vocabulary table `search_vocabulary`, a deletion-neighbourhood
+ *   index (SymSpell) that the document writers below keep, looked up by primary key: the
+ *   same rows and the same answers on both engines, at a cost that does not grow with the
+ *   number of images (see search.fuzzy.ts for why not trigrams, fts5vocab or ts_stat). The
+ *   fallback ranks by words and slips, not by bm25/ts_rank_cd, so its order is the same on
+ *   both engines too.
  * - Candidate cap (search.repository.ts, SEARCH_CANDIDATE_CAP): a search looks at most at the
  *   most recently uploaded few thousand matches, found by walking the index by id and
  *   stopping there. Ranking, sorting by date and counting that bounded set stays fast even
@@ -156,8 +168,9 @@ export function createSearchService(
 
     /**
      * One page of approved images matching every word of `query`, best matches first
-     * ('relevance', ties by newer publication) or newest first. A query without any word is
-     * a 400 with an Italian message.
+     * ('relevance', ties by newer publication) or newest first; when those are fewer than a
+     * page, followed by the fallback's looser matches (see the header), `total` counting
+     * both. A query without any word is a 400 with an Italian message.
      */
     async search(
       query: string,
