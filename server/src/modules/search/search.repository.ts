@@ -67,6 +67,12 @@ interface Hit {
   score: number;
 }
 
+/** An approved image found by the fallback, with its publication time (ISO text). */
+export interface PublishedHit {
+  id: number;
+  published_at: string | null;
+}
+
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
 export function createSearchRepository(
@@ -259,43 +265,32 @@ export function createSearchRepository(
     },
 
     /**
-     * Ids of the documents holding any of `terms`, highest id first, at most the candidate cap
-     * (the same walk as the strict search's), whatever the images' status: the caller checks
-     * it with approvedPublication.
+     * The approved images whose documents hold any of `terms`, with their publication time,
+     * highest id first, at most the candidate cap: the strict search's walk by id, stopping
+     * at the cap, with the status checked on the way (one query, no second lookup by id).
      */
-    async documentsWithAny(terms: readonly string[]): Promise<number[]> {
+    async approvedWithAny(terms: readonly string[]): Promise<PublishedHit[]> {
       if (terms.length === 0) return [];
       const result = postgres
-        ? await sql<{ id: number }>`
-            SELECT id_image AS id FROM image_search
-            WHERE document @@ to_tsquery('simple', ${tsqueryAny(terms)})
-            ORDER BY id_image DESC
+        ? await sql<PublishedHit>`
+            SELECT s.id_image AS id, i.published_at
+            FROM image_search s
+            JOIN images i ON i.id_image = s.id_image
+            WHERE s.document @@ to_tsquery('simple', ${tsqueryAny(terms)})
+              AND i.status = 'approved'
+            ORDER BY s.id_image DESC
             LIMIT ${cap}
           `.execute(db)
-        : await sql<{ id: number }>`
-            SELECT rowid AS id FROM image_search
+        : await sql<PublishedHit>`
+            SELECT s.rowid AS id, i.published_at
+            FROM image_search s
+            JOIN images i ON i.id_image = s.rowid
             WHERE image_search MATCH ${fts5Any(terms)}
-            ORDER BY rowid DESC
+              AND i.status = 'approved'
+            ORDER BY s.rowid DESC
             LIMIT ${cap}
           `.execute(db);
-      return result.rows.map((row) => Number(row.id));
-    },
-
-    /** The approved ones among `ids`, with their publication date (ISO text, for sorting). */
-    async approvedPublication(
-      ids: readonly number[],
-    ): Promise<Array<{ id_image: number; published_at: string | null }>> {
-      const out: Array<{ id_image: number; published_at: string | null }> = [];
-      for (const batch of chunks([...new Set(ids)])) {
-        const rows = await db
-          .selectFrom('images')
-          .select(['id_image', 'published_at'])
-          .where('id_image', 'in', batch)
-          .where('status', '=', 'approved')
-          .execute();
-        out.push(...rows);
-      }
-      return out;
+      return result.rows.map((row) => ({ id: Number(row.id), published_at: row.published_at }));
     },
 
     /** The images with what they are found by; ids that do not exist are simply absent. */

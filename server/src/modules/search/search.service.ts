@@ -51,6 +51,7 @@ import {
   createSearchRepository,
   type ImageSearchSource,
   type SearchOrder,
+  type PublishedHit,
   type SearchPage,
   type SearchQuery,
 } from './search.repository.js';
@@ -227,21 +228,25 @@ export function createSearchService(
   ): Promise<{ ids: number[]; capped: boolean }> {
     const needed = Math.ceil(words.length / 2);
     const matches = new Map<number, { words: number; slips: number }>();
+    const publishedAt = new Map<number, string>();
     let capped = false;
+    const found = (hits: readonly PublishedHit[]): PublishedHit[] => {
+      capped ||= hits.length >= cap;
+      for (const hit of hits) publishedAt.set(hit.id, hit.published_at ?? '');
+      return [...hits];
+    };
     for (const { word, stem } of words) {
       // Per image, the fewest slips with which it holds this word.
       const best = new Map<number, number>();
-      const exactIds = await repo.documentsWithAny([stem]);
-      capped ||= exactIds.length >= cap;
-      for (const id of exactIds) best.set(id, 0);
+      for (const hit of found(await repo.approvedWithAny([stem]))) best.set(hit.id, 0);
       const keys = queryKeys(word, stem);
       if (keys.length > 0) {
         const neighbours = neighboursOf(word, stem, await repo.vocabularyCandidates(keys));
         for (const slips of [...new Set(neighbours.map((n) => n.slips))].sort((a, b) => a - b)) {
           const near = neighbours.filter((n) => n.slips === slips).map((n) => n.term);
-          const nearIds = await repo.documentsWithAny(near);
-          capped ||= nearIds.length >= cap;
-          for (const id of nearIds) if (!best.has(id)) best.set(id, slips);
+          for (const hit of found(await repo.approvedWithAny(near))) {
+            if (!best.has(hit.id)) best.set(hit.id, slips);
+          }
         }
       }
       for (const [id, slips] of best) {
@@ -251,16 +256,13 @@ export function createSearchService(
         matches.set(id, match);
       }
     }
-    const kept = [...matches].filter(
-      ([id, match]) =>
-        match.words >= needed &&
-        !exclude.has(id) &&
-        !(match.words === words.length && match.slips === 0),
-    );
-    const published = await repo.approvedPublication(kept.map(([id]) => id));
-    const publishedAt = new Map(published.map((row) => [row.id_image, row.published_at ?? '']));
-    const ids = kept
-      .filter(([id]) => publishedAt.has(id))
+    const ids = [...matches]
+      .filter(
+        ([id, match]) =>
+          match.words >= needed &&
+          !exclude.has(id) &&
+          !(match.words === words.length && match.slips === 0),
+      )
       .sort(([idA, a], [idB, b]) => {
         if (a.words !== b.words) return b.words - a.words;
         if (a.slips !== b.slips) return a.slips - b.slips;
