@@ -91,8 +91,11 @@ export function createSearchRepository(
     if (postgres) {
       const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
+      // Normalisation 1 divides by 1 + log(document length): bm25 also prefers the shorter
+      // of two documents holding the words, and without it the engines ordered OCR-only
+      // documents differently (issue 9, step 5: 5 of 317 evaluation queries, all recovered).
       const score = withScore
-        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery})`
+        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
       return sql<Hit>`(
         SELECT id_image AS id, ${score} AS score
