@@ -30,6 +30,49 @@ interface Dumped {
   truth: string;
 }
 
+/** Words of three letters or more: shorter ones are mostly function words and OCR specks. */
+function words(folded: string | null): string[] {
+  return (folded ?? '').split(' ').filter((w) => [...w].length >= 3);
+}
+
+function osa(a: string, b: string, limit: number): number {
+  const d = boundedLevenshtein(a, b, limit);
+  return d ?? limit + 1;
+}
+
+function wordsMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter >= 8) return osa(a, b, 2) <= 2;
+  if (shorter >= 4) return osa(a, b, 1) <= 1;
+  return false;
+}
+
+/** Letters of the longest order-preserving run of matching words, and the letters of each side. */
+function wordAlignment(
+  a: string[],
+  b: string[],
+): { matched: number; lettersA: number; lettersB: number } {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const table = new Array<number>(rows * cols).fill(0);
+  for (let i = 1; i < rows; i += 1) {
+    for (let j = 1; j < cols; j += 1) {
+      const wa = a[i - 1] ?? '';
+      const wb = b[j - 1] ?? '';
+      let best = Math.max(table[(i - 1) * cols + j] ?? 0, table[i * cols + j - 1] ?? 0);
+      if (wordsMatch(wa, wb))
+        best = Math.max(
+          best,
+          (table[(i - 1) * cols + j - 1] ?? 0) + Math.min(wa.length, wb.length),
+        );
+      table[i * cols + j] = best;
+    }
+  }
+  const letters = (ws: string[]) => ws.reduce((n, w) => n + w.length, 0);
+  return { matched: table[rows * cols - 1] ?? 0, lettersA: letters(a), lettersB: letters(b) };
+}
+
 interface PairFeatures {
   a: Dumped;
   b: Dumped;
@@ -39,6 +82,9 @@ interface PairFeatures {
   sameWall: boolean;
   hash: number | null;
   text: number | null;
+  matched: number;
+  containment: number;
+  coverage: number;
 }
 
 function hashDistance(a: Signature, b: Signature): number | null {
@@ -114,24 +160,84 @@ async function main(): Promise<void> {
         sameWall: a.wall === b.wall,
         hash: hashDistance(sa, sb),
         text: similarity(sa.text, sb.text),
+        ...(() => {
+          const al = wordAlignment(words(a.text_folded), words(b.text_folded));
+          const shorter = Math.min(al.lettersA, al.lettersB);
+          const longer = Math.max(al.lettersA, al.lettersB);
+          return {
+            matched: al.matched,
+            containment: shorter === 0 ? 0 : al.matched / shorter,
+            coverage: longer === 0 ? 0 : al.matched / longer,
+          };
+        })(),
       });
     }
   }
+  const current: Rule = (p) => verifyPair(p.sa, p.sb) !== null;
   const rules: Record<string, Rule> = {
-    'current (verifyPair)': (p) => verifyPair(p.sa, p.sb) !== null,
+    'current (verifyPair)': current,
   };
+  for (const h of [10, 14, 16, 20]) {
+    for (const c of [0.6, 0.8]) {
+      for (const m of [8]) {
+        rules[`current or words ${c} >=${m} letters, hash <=${h}`] = (p) =>
+          current(p) || (p.containment >= c && p.matched >= m && p.hash !== null && p.hash <= h);
+      }
+    }
+  }
+  for (const h of [4, 6, 8, 10]) {
+    for (const c of [55, 60, 65, 70]) {
+      rules[`current, or hash <=${h} when either confidence < ${c}`] = (p) =>
+        current(p) ||
+        (p.hash !== null &&
+          p.hash <= h &&
+          Math.min(p.a.ocr_confidence ?? 100, p.b.ocr_confidence ?? 100) < c);
+    }
+  }
+  for (const h of [14, 16, 18, 20]) {
+    rules[`current, or words 0.8 >=8 with hash <=${h}`] = (p) =>
+      current(p) || (p.containment >= 0.8 && p.matched >= 8 && p.hash !== null && p.hash <= h);
+  }
+  const hist = (pred: (p: PairFeatures) => boolean) => {
+    const hs = pairs
+      .filter(pred)
+      .map((p) => p.hash ?? 99)
+      .sort((x, y) => x - y);
+    const q = (f: number) => hs[Math.floor(f * (hs.length - 1))];
+    return `n ${hs.length} min ${hs[0]} p1 ${q(0.01)} p5 ${q(0.05)} median ${q(0.5)} count<=16 ${hs.filter((x) => x <= 16).length}`;
+  };
+  console.log(
+    'hash, same writing:          ',
+    hist((p) => p.same),
+  );
+  console.log(
+    'hash, other writing, same wall:',
+    hist((p) => !p.same && p.sameWall),
+  );
+  console.log(
+    'hash, other writing, other wall:',
+    hist((p) => !p.same && !p.sameWall),
+  );
   for (const [name, rule] of Object.entries(rules)) {
     const r = score(pairs, [], rule);
     console.log(
       `${name.padEnd(48)} P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} (${r.hits}/${r.truePairs}, ${r.predicted} grouped, ${r.wallMerges} shared-wall)`,
     );
   }
+  if (process.argv.includes('--false')) {
+    // Different writings that look alike by words: what a looser rule would risk.
+    for (const p of pairs) {
+      if (p.same || p.containment < 0.5 || p.matched < 6) continue;
+      console.log(
+        `diff hash ${String(p.hash).padStart(4)} words ${p.containment.toFixed(2)}/${p.matched} wall ${p.sameWall ? 'same' : 'diff'} '${p.a.text_folded ?? ''}' | '${p.b.text_folded ?? ''}'`,
+      );
+    }
+  }
   if (process.argv.includes('--misses')) {
-    const current = rules['current (verifyPair)'] as Rule;
     for (const p of pairs) {
       if (!p.same || current(p)) continue;
       console.log(
-        `miss hash ${String(p.hash).padStart(4)} text ${p.text === null ? ' n/a' : p.text.toFixed(2)} conf ${String(p.a.ocr_confidence).padStart(3)}/${String(p.b.ocr_confidence).padStart(3)}  '${p.a.text_folded ?? ''}' | '${p.b.text_folded ?? ''}'  [${p.a.truth}]`,
+        `miss hash ${String(p.hash).padStart(4)} text ${p.text === null ? ' n/a' : p.text.toFixed(2)} words ${p.containment.toFixed(2)}/${p.matched} conf ${String(p.a.ocr_confidence).padStart(3)}/${String(p.b.ocr_confidence).padStart(3)}  '${p.a.text_folded ?? ''}' | '${p.b.text_folded ?? ''}'  [${p.a.truth}]`,
       );
     }
   }
