@@ -32,7 +32,7 @@ interface Dumped {
 
 /** Words of three letters or more: shorter ones are mostly function words and OCR specks. */
 function words(folded: string | null): string[] {
-  return (folded ?? '').split(' ').filter((w) => [...w].length >= 3);
+  return (folded ?? '').split(' ').filter((w) => Array.from(w).length >= 3);
 }
 
 function osa(a: string, b: string, limit: number): number {
@@ -91,7 +91,7 @@ function hashDistance(a: Signature, b: Signature): number | null {
   if (a.phash === null || b.phash === null) return null;
   let bits = 0;
   for (const k of [0, 1] as const) {
-    let v = (a.phash[k] ?? 0) ^ (b.phash[k] ?? 0);
+    let v = a.phash[k] ^ b.phash[k];
     while (v !== 0) {
       v &= v - 1;
       bits += 1;
@@ -109,7 +109,7 @@ function similarity(a: string | null, b: string | null): number | null {
 
 type Rule = (p: PairFeatures) => boolean;
 
-function score(pairs: PairFeatures[], ids: number[], rule: Rule) {
+function score(pairs: PairFeatures[], rule: Rule) {
   const accepted = pairs.filter(rule).map((p) => [p.a.id_image, p.b.id_image] as const);
   const groups = connectedComponents(accepted);
   const groupOf = new Map<number, number>();
@@ -128,7 +128,6 @@ function score(pairs: PairFeatures[], ids: number[], rule: Rule) {
     if (grouped && p.same) hits += 1;
     if (grouped && !p.same && p.sameWall) wallMerges += 1;
   }
-  void ids;
   return {
     precision: predicted === 0 ? 1 : hits / predicted,
     recall: truePairs === 0 ? 1 : hits / truePairs,
@@ -219,7 +218,7 @@ async function main(): Promise<void> {
     hist((p) => !p.same && !p.sameWall),
   );
   for (const [name, rule] of Object.entries(rules)) {
-    const r = score(pairs, [], rule);
+    const r = score(pairs, rule);
     console.log(
       `${name.padEnd(48)} P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} (${r.hits}/${r.truePairs}, ${r.predicted} grouped, ${r.wallMerges} shared-wall)`,
     );

@@ -47,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   const rows: Array<{ variant: string; form: string; term: string }> = [];
   for (const term of terms) {
-    const letters = [...term];
+    const letters = Array.from(term);
     if (letters.length < MIN_LENGTH || letters.length > MAX_LENGTH) continue;
     const keys = new Set<string>([term]);
     for (let i = 0; i < letters.length; i += 1) {

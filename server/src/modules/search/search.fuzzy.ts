@@ -28,20 +28,20 @@ export const MAX_NEIGHBOURS = 32;
 
 /** How many slips a query stem may carry: none when short, one from FUZZY_MIN_LENGTH letters. */
 export function allowedSlips(stem: string): number {
-  const length = [...stem].length;
+  const length = Array.from(stem).length;
   return length >= FUZZY_MIN_LENGTH && length <= FUZZY_MAX_LENGTH ? 1 : 0;
 }
 
 /** Whether a document term gets keys in the vocabulary (the same bounds as the queries). */
 export function hasFuzzyKeys(term: string): boolean {
   // Terms one letter shorter than a query stem are within one slip of it (a missing letter).
-  const length = [...term].length;
+  const length = Array.from(term).length;
   return length >= FUZZY_MIN_LENGTH - 1 && length <= FUZZY_MAX_LENGTH;
 }
 
 /** The term itself and every one-letter deletion of it, distinct (by code point). */
 export function deletionKeys(term: string): string[] {
-  const letters = [...term];
+  const letters = Array.from(term);
   const keys = new Set<string>([term]);
   for (let i = 0; i < letters.length; i += 1) {
     keys.add(letters.slice(0, i).join('') + letters.slice(i + 1).join(''));
@@ -54,8 +54,8 @@ export function deletionKeys(term: string): string[] {
  * and typing both make), or `limit + 1` when it exceeds `limit`. Short strings only: stems.
  */
 export function slipDistance(a: string, b: string, limit: number): number {
-  const s = [...a];
-  const t = [...b];
+  const s = Array.from(a);
+  const t = Array.from(b);
   if (Math.abs(s.length - t.length) > limit) return limit + 1;
   let before: number[] = [];
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);

@@ -293,7 +293,7 @@ export function createSearchRepository(
             ORDER BY s.rowid DESC
             LIMIT ${cap}
           `.execute(db);
-      return result.rows.map((row) => ({ id: Number(row.id), published_at: row.published_at }));
+      return result.rows.map((row) => ({ id: row.id, published_at: row.published_at }));
     },
 
     /** The images with what they are found by; ids that do not exist are simply absent. */
