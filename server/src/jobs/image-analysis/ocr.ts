@@ -91,14 +91,6 @@ const MAX_MASK_READINGS = 3;
  */
 const STROKE_CLOSING = 1;
 const DEFAULT_TIMEOUT_MS = 60_000;
-/** Weak lines read a second time, alone, per photo (the widest first). */
-const MAX_LINE_REREADS = 2;
-/** A line whose kept words are less sure than this is read again alone. */
-const WEAK_LINE_CONFIDENCE = 75;
-/** Lines lower than this (px, in the prepared image) are specks, not writing. */
-const MIN_LINE_HEIGHT = 10;
-/** Margin around a line's box for its second reading, in line heights. */
-const LINE_PADDING = 0.3;
 /**
  * The paint masks are made at 800 px: at 600 px thin strokes break up (measured: fewer words
  * read), and above it every reading costs more while letters grow past Tesseract's best size.
@@ -163,74 +155,22 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       }
     }
     for (const size of targetSizes) steps.push(() => greyImage(rgb, size));
-    let best: Reading = { text: '', confidence: 0, lines: [] };
-    let bestImage: Buffer | null = null;
+    let best: OcrResult = { text: '', confidence: 0 };
     let bestScore = -1;
     for (const prepare of steps) {
-      const prepared = await prepare();
-      const result = await recognizeAt(prepared);
+      const result = await recognizeAt(await prepare());
       options.onReading?.();
       const score = readingScore(result);
       if (score > bestScore) {
         best = result;
-        bestImage = prepared;
         bestScore = score;
       }
       if (wellFormed(result)) break;
     }
-    if (bestImage === null || bestScore <= 0)
-      return { text: best.text, confidence: best.confidence };
-    return rereadWeakLines(bestImage, best);
+    return best;
   }
 
-  /**
-   * A second reading of the chosen reading's weak lines (words dropped, or kept words under
-   * WEAK_LINE_CONFIDENCE), each alone in its box with PSM single line: sparse text splits a
-   * line into pieces and loses the ends of lines (docs/READING.md, step 4's "next"). The
-   * line's new reading replaces the first when readingScore prefers it.
-   */
-  async function rereadWeakLines(image: Buffer, reading: Reading): Promise<OcrResult> {
-    const weak = reading.lines
-      .map((line, index) => ({ line, index }))
-      .filter(({ line }) => {
-        const { confidence } = lineResult(line);
-        return (
-          line.bbox.y1 - line.bbox.y0 >= MIN_LINE_HEIGHT &&
-          (line.dropped > 0 || (line.letters > 0 && confidence < WEAK_LINE_CONFIDENCE))
-        );
-      })
-      .sort((a, b) => b.line.bbox.x1 - b.line.bbox.x0 - (a.line.bbox.x1 - a.line.bbox.x0))
-      .slice(0, MAX_LINE_REREADS);
-    if (weak.length === 0) return { text: reading.text, confidence: reading.confidence };
-    const lines = [...reading.lines];
-    for (const { line, index } of weak) {
-      const height = line.bbox.y1 - line.bbox.y0;
-      const pad = Math.round(height * LINE_PADDING);
-      const rectangle = {
-        left: Math.max(0, line.bbox.x0 - pad),
-        top: Math.max(0, line.bbox.y0 - pad),
-        width: line.bbox.x1 - line.bbox.x0 + 2 * pad,
-        height: height + 2 * pad,
-      };
-      const again = await recognizeAt(image, rectangle);
-      options.onReading?.();
-      const merged: ReadLine = {
-        text: again.lines
-          .map((l) => l.text)
-          .filter((text) => text !== '')
-          .join(' '),
-        confidenceSum: again.lines.reduce((sum, l) => sum + l.confidenceSum, 0),
-        letters: again.lines.reduce((sum, l) => sum + l.letters, 0),
-        bbox: line.bbox,
-        dropped: 0,
-      };
-      if (readingScore(lineResult(merged)) > readingScore(lineResult(line))) lines[index] = merged;
-    }
-    const joined = joinLines(lines);
-    return { text: joined.text, confidence: joined.confidence };
-  }
-
-  async function recognizeAt(prepared: Buffer, rectangle?: Tesseract.Rectangle): Promise<Reading> {
+  async function recognizeAt(prepared: Buffer): Promise<OcrResult> {
     const tesseract = await getWorker();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -239,19 +179,10 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       }, timeoutMs);
     });
     try {
-      if (rectangle !== undefined) {
-        await tesseract.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SINGLE_LINE });
-      }
       const result = await Promise.race([
-        tesseract.recognize(prepared, rectangle === undefined ? {} : { rectangle }, {
-          text: true,
-          blocks: true,
-        }),
+        tesseract.recognize(prepared, {}, { text: true, blocks: true }),
         timeout,
       ]);
-      if (rectangle !== undefined) {
-        await tesseract.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT });
-      }
       return keepLegibleWords(result.data);
     } catch (error) {
       // A thread that timed out or failed may be wedged: start afresh next time.
@@ -351,64 +282,28 @@ const WELL_FORMED_CONFIDENCE = 70;
 const WELL_FORMED_LETTERS = 6;
 const WELL_FORMED_WORD_SHARE = 0.6;
 
-/** A line of a reading: its kept words, where it is, and whether Tesseract was unsure of it. */
-interface ReadLine {
-  text: string;
-  /** Sum of confidence × letters of the kept words, and their letters. */
-  confidenceSum: number;
-  letters: number;
-  bbox: Tesseract.Bbox;
-  /** Words Tesseract found on the line but that were dropped as illegible. */
-  dropped: number;
-}
-
-interface Reading extends OcrResult {
-  lines: ReadLine[];
-}
-
 /** Rebuilds the text from the words worth keeping, line by line, mending one-letter slips. */
-function keepLegibleWords(page: Tesseract.Page): Reading {
-  const lines: ReadLine[] = [];
+function keepLegibleWords(page: Tesseract.Page): OcrResult {
+  const lines: string[] = [];
+  let weightedConfidence = 0;
+  let weight = 0;
   for (const block of page.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
         const words = line.words.filter(isLegible);
-        if (words.length === 0 && line.words.length === 0) continue;
-        let confidenceSum = 0;
-        let letters = 0;
+        if (words.length === 0) continue;
+        lines.push(words.map((word) => mendWord(word)).join(' '));
         for (const word of words) {
           const length = word.text.trim().length;
-          confidenceSum += word.confidence * length;
-          letters += length;
+          weightedConfidence += word.confidence * length;
+          weight += length;
         }
-        lines.push({
-          text: words.map((word) => mendWord(word)).join(' '),
-          confidenceSum,
-          letters,
-          bbox: line.bbox,
-          dropped: line.words.length - words.length,
-        });
       }
     }
   }
-  return joinLines(lines);
-}
-
-function joinLines(lines: ReadLine[]): Reading {
-  const kept = lines.filter((line) => line.text !== '');
-  const weight = kept.reduce((sum, line) => sum + line.letters, 0);
-  const confidence = kept.reduce((sum, line) => sum + line.confidenceSum, 0);
   return {
-    text: kept.map((line) => line.text).join('\n'),
-    confidence: weight === 0 ? 0 : Math.round(confidence / weight),
-    lines,
-  };
-}
-
-function lineResult(line: ReadLine): OcrResult {
-  return {
-    text: line.text,
-    confidence: line.letters === 0 ? 0 : Math.round(line.confidenceSum / line.letters),
+    text: lines.join('\n'),
+    confidence: weight === 0 ? 0 : Math.round(weightedConfidence / weight),
   };
 }
 
