@@ -10,6 +10,7 @@ import { createRandom, type Random } from '../../server/src/demo/random.js';
 import { foldKey } from '../../server/src/lib/text.js';
 import { hashPassword } from '../../server/src/modules/auth/passwords.js';
 import { newStoredFilename } from '../../server/src/modules/images/images.storage.js';
+import { deletionKeys, hasFuzzyKeys } from '../../server/src/modules/search/search.fuzzy.js';
 import { searchDocument, stemWords } from '../../server/src/modules/search/search.text.js';
 import * as taxonomyRepo from '../../server/src/modules/taxonomy/taxonomy.repository.js';
 
@@ -139,6 +140,11 @@ const SEARCH_COLUMNS = [
   ['body', 'text'],
   ['author', 'text'],
 ] as const;
+const VOCABULARY_COLUMNS = [
+  ['variant', 'text'],
+  ['form', 'text'],
+  ['term', 'text'],
+] as const;
 
 /** Interaction type → the image counter it feeds (D5: 3 is a download, 7 a view). */
 const COUNTER_INDEX: Record<number, number> = { 1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6 };
@@ -238,17 +244,23 @@ export async function generateCatalogue(options: {
   // Stems are the costly part of a search document; titles, tags, categories and usernames
   // repeat, so each distinct text is stemmed once (searchDocument joins the same stems).
   const stemCache = new Map<string, string>();
+  // The search vocabulary (search.fuzzy.ts) of every document, as the writers would keep it.
+  const vocabulary = new Map<string, { form: string; term: string }>();
   const stems = (text: string): string => {
     let cached = stemCache.get(text);
     if (cached === undefined) {
-      cached = searchDocument({
+      const document = searchDocument({
         title: text,
         tags: [],
         category: null,
         text: null,
         username: null,
-      }).title;
+      });
+      cached = document.title;
       stemCache.set(text, cached);
+      for (const form of document.forms) {
+        if (hasFuzzyKeys(form.form)) vocabulary.set(`${form.form} ${form.term}`, form);
+      }
     }
     return cached;
   };
@@ -373,6 +385,14 @@ export async function generateCatalogue(options: {
       );
     }
   }
+  sink.insert(
+    'search_vocabulary',
+    VOCABULARY_COLUMNS,
+    [...vocabulary.values()].flatMap(({ form, term }) =>
+      deletionKeys(form).map((variant): Row => [variant, form, term]),
+    ),
+  );
+  await sink.flush();
   await sink.close();
 
   // Statistics for the PostgreSQL planner first (autovacuum would gather them soon after a

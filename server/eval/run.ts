@@ -4,7 +4,7 @@
  *
  *   npm run eval -- [--size 320] [--seed muri] [--engine sqlite|postgres]
  *                   [--only ocr|duplicates|search] [--json file] [--no-cache] [--save dir]
- *                   [--parallel 1]
+ *                   [--parallel 1] [--dump file]
  *
  * The pipeline is the real one, end to end: each picture goes through processAllSizes (the
  * stored WebP original, as an upload would), into a fresh database (a temporary SQLite file,
@@ -66,6 +66,7 @@ interface Options {
   cache: boolean;
   save: string | null;
   parallel: number;
+  dump: string | null;
 }
 
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -85,6 +86,7 @@ function parseArgs(argv: readonly string[]): Options {
     cache: true,
     save: null,
     parallel: 1,
+    dump: null,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -124,6 +126,9 @@ function parseArgs(argv: readonly string[]): Options {
         break;
       case '--parallel':
         options.parallel = Math.max(1, Number.parseInt(value(), 10) || 1);
+        break;
+      case '--dump':
+        options.dump = value();
         break;
       case '--no-cache':
         options.cache = false;
@@ -404,6 +409,27 @@ async function main(): Promise<void> {
       .orderBy('id_image')
       .execute();
     const readings = new Map(rows.map((row) => [row.id_image, row.extracted_text ?? '']));
+    if (options.dump !== null) {
+      // What the analysis stored for each picture, with its truth: rules for grouping and
+      // search can then be compared on the same readings without running the pipeline again
+      // (eval/duplicates-explore.ts).
+      const analyses = await db
+        .selectFrom('images')
+        .select(['id_image', 'extracted_text', 'text_folded', 'ocr_confidence', 'phash'])
+        .orderBy('id_image')
+        .execute();
+      const dump = analyses.map((row) => {
+        const item = itemOf.get(row.id_image);
+        return {
+          ...row,
+          writing: item?.writing ?? null,
+          wall: item?.wall ?? null,
+          role: item?.role ?? null,
+          truth: item?.text ?? null,
+        };
+      });
+      await fs.writeFile(options.dump, JSON.stringify(dump));
+    }
 
     console.log(
       `Evaluation set: ${items.length} pictures, seed '${options.seed}', engine ${options.engine}`,

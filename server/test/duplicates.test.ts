@@ -3,6 +3,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perceptualHash } from '../src/jobs/image-analysis/phash.js';
 import { foldText } from '../src/lib/text.js';
+import {
+  matchedLetters,
+  readInPart,
+  signatureOf,
+} from '../src/modules/duplicates/duplicates.signature.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { approve, createCategory, uploadImage } from './helpers/images.js';
@@ -105,6 +110,12 @@ async function quietUpload(title: string, bytes?: Buffer): Promise<number> {
 
 let hashSeed = 1;
 /** A 64-bit hash far (about 32 bits) from every other one made here. */
+/** `hash` with its first `bits` bits flipped: a picture that many bits away. */
+function flipBits(hash: string, bits: number): string {
+  const mask = (1n << BigInt(bits)) - 1n;
+  return (BigInt(`0x${hash}`) ^ mask).toString(16).padStart(16, '0');
+}
+
 function randomHash(): string {
   let value = 0n;
   for (let i = 0; i < 4; i += 1) {
@@ -274,6 +285,47 @@ describe('grouping', () => {
     const f = await image('diversa f', 'Mi manchi ogni giorno', third, 50);
     expect(await groupOf(e)).toBeUndefined();
     expect(await groupOf(f)).toBeUndefined();
+  });
+
+  it('groups a confident reading that missed words with the whole one, if the pictures look alike', async () => {
+    const wall = randomHash();
+    // 13 bits from `wall`: within the missed-words distance (14), beyond the plain one (10).
+    const nearby = flipBits(wall, 13);
+    const whole = await image('parziale a', 'CREDI IN TE IL CIELO È DI TUTTI', wall, 91);
+    const part = await image('parziale b', 'crei il cielo e di tutti', nearby, 90);
+    expect(await groupOf(whole)).toEqual([whole, part]);
+    // A reading in part of a picture that does not look alike (26 and 20 bits) stays apart.
+    const far = randomHash();
+    const c = await image('parziale c', 'nonno sei sempre con noi', far, 88);
+    const d = await image('parziale d', 'nonno con', flipBits(far, 26), 88);
+    const e = await image('parziale e', 'NONNO SEMPRE CON NOI', flipBits(far, 6), 87);
+    expect(await groupOf(c)).toEqual([c, e]);
+    expect(await groupOf(d)).toBeUndefined();
+    // A word replaced in a short writing is another writing, however alike the pictures.
+    const same = randomHash();
+    const f = await image('parziale f', 'Viva la Juve per sempre', same, 90);
+    const g = await image('parziale g', 'Viva il Toro per sempre', flipBits(same, 3), 90);
+    expect(await groupOf(f)).toBeUndefined();
+    expect(await groupOf(g)).toBeUndefined();
+  });
+
+  it('measures a reading in part word by word', () => {
+    const words = (text: string) =>
+      signatureOf({ id_image: 1, text_folded: foldText(text), phash: null }).words;
+    expect(
+      matchedLetters(words('credi in te il cielo è di tutti'), words('crei il cielo e di tutti')),
+    ).toBe(4 + 5 + 5);
+    expect(
+      readInPart(words('credi in te il cielo è di tutti'), words('crei il cielo e di tutti')),
+    ).toBe(true);
+    expect(readInPart(words('nonno sei sempre con noi'), words('nonno sempre con noi'))).toBe(true);
+    // Every word matched, but too few letters to say anything (D7: 8 letters).
+    expect(readInPart(words('urla più forte'), words('pi forte'))).toBe(false);
+    // One word replaced: 'roma' is unmatched in the shorter reading, 11 of 15 letters.
+    expect(readInPart(words('forza roma sempre'), words('forza lazio sempre'))).toBe(false);
+    expect(readInPart(words('ciao nonna ci manchi'), words('ciao dani ci manchi'))).toBe(false);
+    // The order counts: the same words shuffled are not a reading in part.
+    expect(readInPart(words('sempre mare cielo'), words('cielo mare sempre'))).toBe(false);
   });
 
   it('ignores texts shorter than 8 letters', async () => {

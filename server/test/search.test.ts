@@ -4,6 +4,13 @@ import type { ImageStatus } from '../src/db/tables.js';
 import { HttpError } from '../src/lib/errors.js';
 import { createSearchRepository } from '../src/modules/search/search.repository.js';
 import { createSearchService, type SearchService } from '../src/modules/search/search.service.js';
+import {
+  allowedSlips,
+  deletionKeys,
+  neighboursOf,
+  queryKeys,
+  slipDistance,
+} from '../src/modules/search/search.fuzzy.js';
 import { foldForSearch, searchDocument, stemWords } from '../src/modules/search/search.text.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 
@@ -141,14 +148,23 @@ describe('search text', () => {
       tags: 'street art messagg amor',
       body: 'ti amo',
       author: 'marc 88',
+      forms: expect.arrayContaining([
+        { form: 'muri', term: 'mur' },
+        { form: 'mur', term: 'mur' },
+        { form: 'messaggi', term: 'messagg' },
+        { form: 'messagg', term: 'messagg' },
+        { form: 'marco', term: 'marc' },
+      ]),
     });
   });
 });
 
 describe('search', () => {
+  let muri: number;
+  let amore: number;
   it("finds Italian word forms: 'muro' → 'Muri che parlano', 'amori' → 'amore'", async () => {
-    const muri = await image({ title: 'Muri che parlano' });
-    const amore = await image({ title: 'Un grande amore' });
+    muri = await image({ title: 'Muri che parlano' });
+    amore = await image({ title: 'Un grande amore' });
     expect(await ids('muro')).toContain(muri);
     expect(await ids('amori')).toContain(amore);
     expect(await ids('amori')).not.toContain(muri);
@@ -219,13 +235,17 @@ describe('search', () => {
     expect(await search.search('lampione')).toEqual({ ids: [], total: 0, capped: false });
   });
 
-  it('requires every word (AND)', async () => {
+  it('puts images with every word (AND) before those with only some of them', async () => {
     const both = await image({ title: 'Bicicletta rossa', text: 'sotto il ponte' });
     const onlyOne = await image({ title: 'Bicicletta blu' });
     expect(await ids('biciclette')).toEqual(expect.arrayContaining([both, onlyOne]));
-    expect(await ids('biciclette rosse')).toEqual([both]);
-    expect(await ids('bicicletta ponte')).toEqual([both]);
-    expect(await ids('bicicletta verde')).toEqual([]);
+    // The newer image holds one word of two: it comes after the one holding both.
+    expect(await ids('biciclette rosse')).toEqual([both, onlyOne]);
+    expect(await ids('bicicletta ponte')).toEqual([both, onlyOne]);
+    // No image holds both: those holding one, newest first.
+    expect(await ids('bicicletta verde')).toEqual([onlyOne, both]);
+    // Fewer than half of the words is not a match.
+    expect(await ids('bicicletta verde gialla')).toEqual([]);
   });
 
   it('ranks a title match above a match in the OCR text only', async () => {
@@ -362,16 +382,21 @@ describe('search', () => {
       expect(result, query).toMatchObject({ ids: expect.any(Array), total: expect.any(Number) });
     }
     // Operators are plain words that must match too.
-    expect(await ids('muro OR zebra')).toEqual([]);
-    expect(await ids('muro near')).toEqual([muroAmore]);
-    expect(await ids('muro -amore')).toEqual([muroAmore]);
-    expect(await ids('"muro" AND "amore"')).toEqual([]);
-    expect(await ids('(muro) amore*')).toEqual([muroAmore]);
+    // Images holding only 'muro' may follow; the one holding both words comes first.
+    expect((await ids('muro near'))[0]).toBe(muroAmore);
+    expect((await ids('muro -amore'))[0]).toBe(muroAmore);
+    // 'or' and 'and' are words to find like any other: none of these holds every word, so
+    // only images holding two of the three are found, and 'or' is in this one's text.
+    expect(await ids('muro OR zebra')).toEqual([muroAmore]);
+    expect(await ids('"muro" AND "amore"')).toEqual([muroAmore]);
+    expect(await ids('zebra AND giraffa')).toEqual([]);
+    // The strict match first; images holding one of the two words follow.
+    expect(await ids('(muro) amore*')).toEqual([muroAmore, amore, muri]);
     // The tables are still there.
     await expect(db().selectFrom('images').select('id_image').limit(1).execute()).resolves.toEqual(
       expect.any(Array),
     );
-    expect(await ids('muro amore')).toEqual([muroAmore]);
+    expect((await ids('muro amore'))[0]).toBe(muroAmore);
   });
 
   it('follows a title change after reindexImage', async () => {
@@ -460,5 +485,178 @@ describe('search', () => {
         : sql<{ n: number }>`SELECT count(*) AS n FROM image_search WHERE id_image = ${gone}`;
     expect(Number((await count.execute(db())).rows[0]?.n)).toBe(0);
     expect(await ids('campanile')).toEqual([id]);
+  });
+});
+
+describe('search that forgives OCR slips (fallback)', () => {
+  it('finds a word read with one slip, after the images where it was read whole', async () => {
+    const whole = await image({ text: 'la guerra è finita' });
+    // Newer, so only the ranking can put the whole reading first.
+    const wrong = await image({ text: 'LA GUCRRA È FINITA' });
+    const missing = await image({ text: 'la gurra' });
+    const swapped = await image({ text: 'la geurra' });
+    const extra = await image({ text: 'la guerrra' });
+    expect(await ids('guerra')).toEqual([whole, extra, swapped, missing, wrong]);
+    // The other number of the word, as the evaluation asks it.
+    expect(await ids('guerre')).toEqual([whole, extra, swapped, missing, wrong]);
+    // Newest first still puts the strict match first.
+    expect(await ids('guerra', 'newest')).toEqual([whole, extra, swapped, missing, wrong]);
+  });
+
+  it('forgives a slip in an ending, which changes the stem', async () => {
+    const id = await image({ text: 'un ringraziamemto' });
+    // 'ringraziamento' stems to 'ringraz', the misread 'ringraziamemto' to 'ringraziamemt':
+    // the word itself is one slip from the query.
+    expect(await ids('ringraziamento')).toEqual([id]);
+    // The stemmer also stems 'pellicano' and 'pellicani' apart; the fallback joins them.
+    const pellicano = await image({ text: 'il pellicano' });
+    expect(await ids('pellicani')).toEqual([pellicano]);
+  });
+
+  it('forgives no slip in short words and one only', async () => {
+    const casa = await image({ text: 'casa' });
+    // 'cosa' and 'casa' are one letter apart, but short words get no slip.
+    expect(await ids('cosa')).toEqual([]);
+    expect(await ids('casa')).toEqual([casa]);
+    // Two slips make another word.
+    await image({ text: 'la gvcrrra' });
+    expect(await ids('guerriglia')).toEqual([]);
+    expect(await ids('gvcrrra')).toHaveLength(1);
+  });
+
+  it('ranks more words matched first, then fewer slips, then newer', async () => {
+    const strict = await image({ text: 'lavagna bianca' });
+    const bothOneSlip = await image({ text: 'lavagma bianca' });
+    const bothTwoSlips = await image({ text: 'lavagma biamca' });
+    const oneWhole = await image({ text: 'bianca e basta' });
+    const oneSlip = await image({ text: 'biamca e basta' });
+    const oneWholeNewer = await image({ text: 'lavagna' });
+    expect(await ids('lavagne bianche')).toEqual([
+      strict,
+      bothOneSlip,
+      bothTwoSlips,
+      oneWholeNewer,
+      oneWhole,
+      oneSlip,
+    ]);
+    expect(await ids('lavagne bianche', 'newest')).toEqual([
+      strict,
+      bothOneSlip,
+      bothTwoSlips,
+      oneWholeNewer,
+      oneWhole,
+      oneSlip,
+    ]);
+  });
+
+  it('pages over the strict and the looser matches with one total', async () => {
+    const strict = await image({ text: 'cormorano nero' });
+    const near = await image({ text: 'cornorano nero' });
+    const partial = await image({ text: 'cormorano' });
+    const all = [strict, near, partial];
+    for (const [skip, limit] of [
+      [0, 2],
+      [2, 2],
+      [1, 1],
+      [9, 2],
+    ] as const) {
+      expect(await search.search('cormorano nero', skip, limit)).toEqual({
+        ids: all.slice(skip, skip + limit),
+        total: 3,
+        capped: false,
+      });
+    }
+  });
+
+  it('never shows images that are not approved, through the fallback either', async () => {
+    const approved = await image({ text: 'tartaruga marina' });
+    const pending = await image({ text: 'tartarvga marina', status: 'pending' });
+    const rejected = await image({ text: 'tartarvga', status: 'rejected' });
+    // Documents written behind reindexImage's back (a stale index).
+    const repo = createSearchRepository(db(), dialect());
+    const document = searchDocument({
+      title: null,
+      tags: [],
+      category: null,
+      text: 'tartarvga marina',
+      username: null,
+    });
+    await repo.upsertImageDocument(pending, document);
+    await repo.upsertImageDocument(rejected, document);
+    expect(await ids('tartaruga')).toEqual([approved]);
+    expect(await ids('tartarvga marina')).toEqual([approved]);
+    await db()
+      .updateTable('images')
+      .set({ status: 'rejected' })
+      .where('id_image', '=', approved)
+      .execute();
+    expect(await search.search('tartarughe')).toEqual({ ids: [], total: 0, capped: false });
+  });
+
+  it('keeps the vocabulary with the documents: each new form under its deletion keys', async () => {
+    const id = await image({ title: 'Ornitorinco' });
+    const rows = await db()
+      .selectFrom('search_vocabulary')
+      .select(['variant', 'form', 'term'])
+      .where('term', '=', 'ornitorinc')
+      .orderBy('form')
+      .orderBy('variant')
+      .execute();
+    const keysOf = (form: string) =>
+      deletionKeys(form)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .map((variant) => ({ variant, form, term: 'ornitorinc' }));
+    expect(rows).toEqual([...keysOf('ornitorinc'), ...keysOf('ornitorinco')]);
+    // Reindexing adds nothing.
+    await search.reindexImage(id);
+    const again = await db()
+      .selectFrom('search_vocabulary')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('term', '=', 'ornitorinc')
+      .executeTakeFirstOrThrow();
+    expect(again.n).toBe(rows.length);
+    expect(await ids('ornitorinci')).toEqual([id]);
+    expect(await ids('ornitorimci')).toEqual([id]);
+  });
+
+  it('respects the candidate cap in the fallback and says so', async () => {
+    const all: number[] = [];
+    for (let i = 0; i < 4; i++) all.push(await image({ text: `fenicottero ${i}` }));
+    const capped = createSearchService(db(), dialect(), { candidateCap: 2 });
+    const page = await capped.search('fenicotteri', 0, 10);
+    expect(page).toEqual({ ids: all.slice(2).reverse(), total: 2, capped: true });
+    const fuzzy = await capped.search('fenicottrri', 0, 10);
+    expect(fuzzy).toEqual({ ids: all.slice(2).reverse(), total: 2, capped: true });
+  });
+});
+
+describe('search fallback, pure parts', () => {
+  it('makes deletion keys, measures slips and picks neighbours', () => {
+    expect(deletionKeys('amor')).toEqual(['amor', 'mor', 'aor', 'amr', 'amo']);
+    expect(deletionKeys('otto')).toEqual(['otto', 'tto', 'oto', 'ott']);
+    expect(slipDistance('guerr', 'gucrr', 2)).toBe(1);
+    expect(slipDistance('guerr', 'geurr', 2)).toBe(1);
+    expect(slipDistance('guerr', 'gurr', 2)).toBe(1);
+    expect(slipDistance('guerr', 'gurre', 2)).toBe(2);
+    expect(slipDistance('guerr', 'gvcrr', 1)).toBe(2);
+    expect(slipDistance('città', 'citta', 1)).toBe(1);
+    expect(allowedSlips('cas')).toBe(0);
+    expect(allowedSlips('casa')).toBe(0);
+    expect(allowedSlips('guerr')).toBe(1);
+    expect(allowedSlips('x'.repeat(40))).toBe(0);
+    const forms = ['guerr', 'gucrr', 'gvcrr', 'guer', 'aguerr', 'gurre', 'guerre'].map((form) => ({
+      form,
+      term: form === 'guerre' ? 'guerr' : form,
+    }));
+    expect(neighboursOf('guerra', 'guerr', forms)).toEqual([
+      { term: 'aguerr', slips: 1 },
+      { term: 'gucrr', slips: 1 },
+      { term: 'guer', slips: 1 },
+    ]);
+    expect(queryKeys('casa', 'cas')).toEqual([]);
+    expect(queryKeys('guerra', 'guerr')).toEqual(
+      expect.arrayContaining(['guerra', 'uerra', 'guerr', 'uerr', 'gurr']),
+    );
+    expect(neighboursOf('cosa', 'cos', [{ form: 'casa', term: 'cas' }])).toEqual([]);
   });
 });

@@ -181,6 +181,19 @@ export interface DuplicatePairsTable {
   similarity: number;
 }
 
+/**
+ * Search's vocabulary as a deletion-neighbourhood index (modules/search/search.fuzzy.ts): each
+ * indexed word and stem (a form) under itself and under each one-letter deletion of it.
+ */
+export interface SearchVocabularyTable {
+  /** The form, or the form with one letter deleted. */
+  variant: string;
+  /** A folded word of some document, or its stem. */
+  form: string;
+  /** The stem the form is indexed as in image_search. */
+  term: string;
+}
+
 export interface Database {
   users: UsersTable;
   categories: CategoriesTable;
@@ -195,6 +208,7 @@ export interface Database {
   duplicate_text_keys: DuplicateTextKeysTable;
   duplicate_hash_keys: DuplicateHashKeysTable;
   duplicate_pairs: DuplicatePairsTable;
+  search_vocabulary: SearchVocabularyTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

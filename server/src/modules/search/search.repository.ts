@@ -2,13 +2,17 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { ImageStatus } from '../../db/tables.js';
+import { chunks } from '../../db/chunks.js';
+import { deletionKeys, hasFuzzyKeys, type VocabularyForm } from './search.fuzzy.js';
 import type { SearchDocument } from './search.text.js';
 
 /*
  * All the SQL of search. The index is `image_search` (migration 2026-11-21T1500-search): an
  * FTS5 table on SQLite, a table of weighted tsvectors on PostgreSQL. Both hold ready-made
  * stems (search.text.ts), so matching is identical; only ranking formulas differ (bm25 and
- * ts_rank_cd), with the same field weights.
+ * ts_rank_cd), with the same field weights. The fallback's vocabulary is `search_vocabulary`
+ * (migration 2026-11-25T0800-search-vocabulary, search.fuzzy.ts), an ordinary table, the same
+ * on both engines, written together with each document.
  */
 
 export type SearchOrder = 'relevance' | 'newest';
@@ -63,6 +67,12 @@ interface Hit {
   score: number;
 }
 
+/** An approved image found by the fallback, with its publication time (ISO text). */
+export interface PublishedHit {
+  id: number;
+  published_at: string | null;
+}
+
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
 export function createSearchRepository(
@@ -81,8 +91,11 @@ export function createSearchRepository(
     if (postgres) {
       const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
+      // Normalisation 1 divides by 1 + log(document length): bm25 also prefers the shorter
+      // of two documents holding the words, and without it the engines ordered OCR-only
+      // documents differently (issue 9, step 5: 5 of 317 evaluation queries, all recovered).
       const score = withScore
-        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery})`
+        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
       return sql<Hit>`(
         SELECT id_image AS id, ${score} AS score
@@ -105,9 +118,42 @@ export function createSearchRepository(
     )`;
   }
 
+  /**
+   * Adds the document's forms (words and stems) that are new to the vocabulary, with their
+   * deletion keys. Forms are never taken out when the last document holding them goes: a stale
+   * one only makes the fallback look up a term that matches nothing, and the vocabulary grows
+   * with the distinct words ever indexed, not with the images.
+   */
+  async function addToVocabulary(document: SearchDocument): Promise<void> {
+    const forms = document.forms.filter(({ form }) => hasFuzzyKeys(form));
+    if (forms.length === 0) return;
+    const known = new Set<string>();
+    for (const batch of chunks([...new Set(forms.map(({ form }) => form))])) {
+      // A form is known when its own key (variant = form) is stored.
+      const rows = await db
+        .selectFrom('search_vocabulary')
+        .select(['form', 'term'])
+        .where('variant', 'in', batch)
+        .whereRef('variant', '=', 'form')
+        .execute();
+      for (const row of rows) known.add(`${row.form} ${row.term}`);
+    }
+    const rows = forms
+      .filter(({ form, term }) => !known.has(`${form} ${term}`))
+      .flatMap(({ form, term }) => deletionKeys(form).map((variant) => ({ variant, form, term })));
+    for (const batch of chunks(rows, 300)) {
+      await db
+        .insertInto('search_vocabulary')
+        .values(batch)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+
   return {
-    /** Stores or replaces the document of one image. */
+    /** Stores or replaces the document of one image, and adds its new terms to the vocabulary. */
     async upsertImageDocument(id_image: number, document: SearchDocument): Promise<void> {
+      await addToVocabulary(document);
       if (postgres) {
         // Guarded by EXISTS: an image deleted meanwhile gets no document (nor an FK error).
         await sql`
@@ -208,6 +254,56 @@ export function createSearchRepository(
         ])
         .executeTakeFirstOrThrow();
       return { ids: [], total: counts.total ?? 0, capped: (counts.hit_count ?? 0) >= cap };
+    },
+
+    /** The vocabulary's forms stored under any of `keys` (a query word's deletion keys). */
+    async vocabularyCandidates(keys: readonly string[]): Promise<VocabularyForm[]> {
+      if (keys.length === 0) return [];
+      return db
+        .selectFrom('search_vocabulary')
+        .select(['form', 'term'])
+        .distinct()
+        .where('variant', 'in', keys)
+        .execute();
+    },
+
+    /**
+     * The approved images whose documents hold any of `terms`, with their publication time,
+     * highest id first: the strict search's walk by id, stopped at the candidate cap, then
+     * the status checked (one query, no second lookup by id).
+     */
+    async approvedWithAny(terms: readonly string[]): Promise<PublishedHit[]> {
+      if (terms.length === 0) return [];
+      // The same shape as the strict search's candidates (the index walk first, materialized
+      // and stopped at the cap, then the join), so the planners see the query they already
+      // plan well; at 10k images this and a join inside the walk measured alike
+      // (bench:search-fallback).
+      const result = postgres
+        ? await sql<PublishedHit>`
+            WITH hits AS MATERIALIZED (
+              SELECT id_image AS id FROM image_search
+              WHERE document @@ to_tsquery('simple', ${tsqueryAny(terms)})
+              ORDER BY id_image DESC
+              LIMIT ${cap}
+            )
+            SELECT hits.id, i.published_at
+            FROM hits JOIN images i ON i.id_image = hits.id
+            WHERE i.status = 'approved'
+            ORDER BY hits.id DESC
+          `.execute(db)
+        : await sql<PublishedHit>`
+            WITH hits AS MATERIALIZED (
+              SELECT rowid AS id FROM image_search
+              WHERE image_search MATCH ${fts5Any(terms)}
+              ORDER BY rowid DESC
+              LIMIT ${cap}
+            )
+            SELECT hits.id, i.published_at
+            FROM hits JOIN images i ON i.id_image = hits.id
+            WHERE i.status = 'approved'
+            ORDER BY hits.id DESC
+          `.execute(db);
+      return result.rows.map((row) => ({ id: row.id, published_at: row.published_at }));
     },
 
     /** The images with what they are found by; ids that do not exist are simply absent. */
@@ -312,4 +408,16 @@ function tsqueryText(query: SearchQuery): string {
     (term) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
   );
   return quoted.join(' & ') + (query.prefixLast ? ':*' : '');
+}
+
+/** FTS5: any of the terms (OR), each quoted. */
+function fts5Any(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/** tsquery: any of the terms (|), each quoted. */
+function tsqueryAny(terms: readonly string[]): string {
+  return terms
+    .map((term) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`)
+    .join(' | ');
 }

@@ -13,9 +13,21 @@
  *   tsvector built with setweight(to_tsvector('simple', …)) under a GIN index (ranked by
  *   ts_rank_cd). 'simple' only lower-cases and splits: stemming already happened, and no
  *   extension (unaccent, pg_trgm) is needed, so no superuser either.
- * - Every query word must match; if nothing does, the last word is tried again as a prefix
- *   (a word still being typed). Only the retry uses prefixes because an indexed prefix of a
- *   common stem merges many terms, which is cheap only when it is rare.
+ * - Strict matches first: every query word must match; if nothing does, the last word is
+ *   tried again as a prefix (a word still being typed). Only the retry uses prefixes because
+ *   an indexed prefix of a common stem merges many terms, which is cheap only when it is rare.
+ * - Then, when the strict search finds fewer images than a page (FALLBACK_BELOW), a fallback
+ *   (issue 9: the text of a wall is read by OCR, and one misread letter used to lose the
+ *   picture) adds after them the approved images holding at least half of the query words,
+ *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
+ *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
+ *   fewer slips, then newest; the same in both orders, so a strict match always comes first.
+ *   The slips are found in the vocabulary table `search_vocabulary`, a deletion-neighbourhood
+ *   index (SymSpell) that the document writers below keep, looked up by primary key: the
+ *   same rows and the same answers on both engines, at a cost that does not grow with the
+ *   number of images (see search.fuzzy.ts for why not trigrams, fts5vocab or ts_stat). The
+ *   fallback ranks by words and slips, not by bm25/ts_rank_cd, so its order is the same on
+ *   both engines too.
  * - Candidate cap (search.repository.ts, SEARCH_CANDIDATE_CAP): a search looks at most at the
  *   most recently uploaded few thousand matches, found by walking the index by id and
  *   stopping there. Ranking, sorting by date and counting that bounded set stays fast even
@@ -33,13 +45,17 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { badRequest } from '../../lib/errors.js';
+import { neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
+  SEARCH_CANDIDATE_CAP,
   createSearchRepository,
   type ImageSearchSource,
   type SearchOrder,
+  type PublishedHit,
   type SearchPage,
+  type SearchQuery,
 } from './search.repository.js';
-import { queryTerms, searchDocument } from './search.text.js';
+import { queryWords, searchDocument } from './search.text.js';
 
 export type { SearchOrder, SearchPage } from './search.repository.js';
 
@@ -49,8 +65,17 @@ export const SEARCH_MESSAGES = {
 
 /** Images read and written per round when many are reindexed at once. */
 const REINDEX_BATCH = 200;
-/** A page holds at most this many images, whatever the caller asks. */
-const MAX_PAGE_SIZE = 100;
+/**
+ * A page holds at most this many images, whatever the caller asks: the route's largest page
+ * (SPEC §9, 120 for search; it was 100 here, which cut the app's 120-image pages short).
+ */
+const MAX_PAGE_SIZE = 120;
+/**
+ * The fallback runs when the strict search finds fewer images than this (a full page of the
+ * app). A constant, not the caller's page, so every page of one query sees the same list and
+ * the same total.
+ */
+const FALLBACK_BELOW = MAX_PAGE_SIZE;
 /** A prefix of a single letter matches nearly everything: the retry needs at least two. */
 const MIN_PREFIX_LENGTH = 2;
 
@@ -62,6 +87,7 @@ export function createSearchService(
   options: { candidateCap?: number } = {},
 ) {
   const repo = createSearchRepository(db, dialect, options);
+  const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
 
   async function index(source: ImageSearchSource): Promise<void> {
     if (source.status !== 'approved') {
@@ -94,7 +120,7 @@ export function createSearchService(
     }
   }
 
-  return {
+  const service = {
     reindexImages,
 
     /** After any write to an image's searchable fields, its status, or its deletion. */
@@ -143,8 +169,9 @@ export function createSearchService(
 
     /**
      * One page of approved images matching every word of `query`, best matches first
-     * ('relevance', ties by newer publication) or newest first. A query without any word is
-     * a 400 with an Italian message.
+     * ('relevance', ties by newer publication) or newest first; when those are fewer than a
+     * page, followed by the fallback's looser matches (see the header), `total` counting
+     * both. A query without any word is a 400 with an Italian message.
      */
     async search(
       query: string,
@@ -152,7 +179,8 @@ export function createSearchService(
       limit = 20,
       order: SearchOrder = 'relevance',
     ): Promise<SearchPage> {
-      const terms = queryTerms(query);
+      const words = queryWords(query);
+      const terms = words.map(({ stem }) => stem);
       if (terms.length === 0) throw badRequest(SEARCH_MESSAGES.blankQuery);
       const page = {
         terms,
@@ -160,12 +188,92 @@ export function createSearchService(
         limit: wholeNumber(limit, 1, MAX_PAGE_SIZE, 20),
         order,
       };
-      const exact = await repo.searchApprovedImages({ ...page, prefixLast: false });
-      const last = terms.at(-1) ?? '';
-      if (exact.total > 0 || exact.capped || last.length < MIN_PREFIX_LENGTH) return exact;
-      return repo.searchApprovedImages({ ...page, prefixLast: true });
+      const strict = await strictSearch(page);
+      if (strict.capped || strict.total >= FALLBACK_BELOW) return strict;
+      // Fewer strict matches than a page: all of them, in their order, then the looser ones.
+      const strictIds =
+        page.skip === 0 && strict.ids.length === strict.total
+          ? strict.ids
+          : (await strictSearch({ ...page, skip: 0, limit: FALLBACK_BELOW })).ids;
+      const looser = await looserMatches(words, new Set(strictIds));
+      const all = [...strictIds, ...looser.ids];
+      return {
+        ids: all.slice(page.skip, page.skip + page.limit),
+        total: all.length,
+        capped: looser.capped,
+      };
     },
   };
+  return service;
+
+  /** Every word whole (stemmed); when that finds nothing, the last word also as a prefix. */
+  async function strictSearch(page: Omit<SearchQuery, 'prefixLast'>): Promise<SearchPage> {
+    const exact = await repo.searchApprovedImages({ ...page, prefixLast: false });
+    const last = page.terms.at(-1) ?? '';
+    if (exact.total > 0 || exact.capped || last.length < MIN_PREFIX_LENGTH) return exact;
+    return repo.searchApprovedImages({ ...page, prefixLast: true });
+  }
+
+  /**
+   * The fallback: approved images holding at least half of the query words (rounded up), each
+   * whole or within its allowed slips of a vocabulary term, the strict matches excluded. Best
+   * first: more words matched, then fewer slips, then newest (publication, then id), in both
+   * orders, so that a strict match always comes before them and a near one before a partial
+   * one. Every word costs one vocabulary lookup and at most two index walks bounded by the
+   * candidate cap, so the fallback's cost does not grow with the number of images.
+   */
+  async function looserMatches(
+    words: ReadonlyArray<{ word: string; stem: string }>,
+    exclude: ReadonlySet<number>,
+  ): Promise<{ ids: number[]; capped: boolean }> {
+    const needed = Math.ceil(words.length / 2);
+    const matches = new Map<number, { words: number; slips: number }>();
+    const publishedAt = new Map<number, string>();
+    let capped = false;
+    const found = (hits: readonly PublishedHit[]): PublishedHit[] => {
+      capped ||= hits.length >= cap;
+      for (const hit of hits) publishedAt.set(hit.id, hit.published_at ?? '');
+      return [...hits];
+    };
+    for (const { word, stem } of words) {
+      // Per image, the fewest slips with which it holds this word.
+      const best = new Map<number, number>();
+      for (const hit of found(await repo.approvedWithAny([stem]))) best.set(hit.id, 0);
+      const keys = queryKeys(word, stem);
+      if (keys.length > 0) {
+        const neighbours = neighboursOf(word, stem, await repo.vocabularyCandidates(keys));
+        for (const slips of [...new Set(neighbours.map((n) => n.slips))].sort((a, b) => a - b)) {
+          const near = neighbours.filter((n) => n.slips === slips).map((n) => n.term);
+          for (const hit of found(await repo.approvedWithAny(near))) {
+            if (!best.has(hit.id)) best.set(hit.id, slips);
+          }
+        }
+      }
+      for (const [id, slips] of best) {
+        const match = matches.get(id) ?? { words: 0, slips: 0 };
+        match.words += 1;
+        match.slips += slips;
+        matches.set(id, match);
+      }
+    }
+    const ids = [...matches]
+      .filter(
+        ([id, match]) =>
+          match.words >= needed &&
+          !exclude.has(id) &&
+          !(match.words === words.length && match.slips === 0),
+      )
+      .sort(([idA, a], [idB, b]) => {
+        if (a.words !== b.words) return b.words - a.words;
+        if (a.slips !== b.slips) return a.slips - b.slips;
+        const dateA = publishedAt.get(idA) ?? '';
+        const dateB = publishedAt.get(idB) ?? '';
+        if (dateA !== dateB) return dateA < dateB ? 1 : -1;
+        return idB - idA;
+      })
+      .map(([id]) => id);
+    return { ids, capped };
+  }
 }
 
 /** The route validates skip and limit; this only keeps a direct caller's slip harmless. */

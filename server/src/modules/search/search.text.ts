@@ -53,16 +53,21 @@ export function foldForSearch(text: string): string {
 
 /** The folded words of `text`, each reduced to its Italian stem: 'Muri che parlano' → ['mur', 'che', 'parl']. */
 export function stemWords(text: string): string[] {
+  return wordsAndStems(text).map(([, stem]) => stem);
+}
+
+/** The folded words of `text` with their stems: 'Muri' → [['muri', 'mur']]. */
+export function wordsAndStems(text: string): Array<[word: string, stem: string]> {
   const folded = foldForSearch(text);
   if (folded === '') return [];
-  const stems: string[] = [];
+  const pairs: Array<[string, string]> = [];
   for (const word of folded.split(' ')) {
     if (word.length > MAX_WORD_LENGTH) continue;
     const stem = stemmer(word);
     // The stemmer works on the folded word, so 'città' and 'citta' give the same stem.
-    if (stem !== '') stems.push(stem);
+    if (stem !== '') pairs.push([word, stem]);
   }
-  return stems;
+  return pairs;
 }
 
 /** What an image is found by, as read from the database. */
@@ -78,25 +83,35 @@ export interface SearchDocumentParts {
 /**
  * The stored document: one field per ranking weight, each a space-separated list of stems.
  * Title weighs most, then tags and category, then the OCR text, then the uploader's name.
+ * `forms` is what the fallback's vocabulary learns from it (search.fuzzy.ts): each distinct
+ * folded word and each stem, with the stem it is indexed as.
  */
 export interface SearchDocument {
   title: string;
   tags: string;
   body: string;
   author: string;
-}
-
-function field(...texts: ReadonlyArray<string | null>): string {
-  const stems = texts.flatMap((text) => (text === null ? [] : stemWords(text)));
-  return stems.slice(0, MAX_FIELD_WORDS).join(' ');
+  forms: ReadonlyArray<{ form: string; term: string }>;
 }
 
 export function searchDocument(parts: SearchDocumentParts): SearchDocument {
+  const forms = new Map<string, { form: string; term: string }>();
+  const field = (...texts: ReadonlyArray<string | null>): string => {
+    const pairs = texts
+      .flatMap((text) => (text === null ? [] : wordsAndStems(text)))
+      .slice(0, MAX_FIELD_WORDS);
+    for (const [word, stem] of pairs) {
+      forms.set(`${word} ${stem}`, { form: word, term: stem });
+      forms.set(`${stem} ${stem}`, { form: stem, term: stem });
+    }
+    return pairs.map(([, stem]) => stem).join(' ');
+  };
   return {
     title: field(parts.title),
     tags: field(...parts.tags, parts.category),
     body: field(parts.text),
     author: field(parts.username),
+    forms: [...forms.values()],
   };
 }
 
@@ -105,5 +120,12 @@ export function searchDocument(parts: SearchDocumentParts): SearchDocument {
  * no word at all (only spaces or punctuation).
  */
 export function queryTerms(query: string): string[] {
-  return [...new Set(stemWords(query))].slice(0, MAX_QUERY_TERMS);
+  return queryWords(query).map(({ stem }) => stem);
+}
+
+/** The query's distinct stems as queryTerms, each with the first word that gave it. */
+export function queryWords(query: string): Array<{ word: string; stem: string }> {
+  const byStem = new Map<string, string>();
+  for (const [word, stem] of wordsAndStems(query)) if (!byStem.has(stem)) byStem.set(stem, word);
+  return [...byStem].map(([stem, word]) => ({ word, stem })).slice(0, MAX_QUERY_TERMS);
 }

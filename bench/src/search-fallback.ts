@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../../server/src/db/database.js';
+import { createSearchService } from '../../server/src/modules/search/search.service.js';
+import { dropCatalogue, generateCatalogue } from './generate.js';
+import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
+
+/*
+ * Times search's fallback (issue 9, step 5; modules/search/search.fuzzy.ts) in process, on a
+ * generated catalogue: the common word whole (strict, no fallback), the same word with a slip
+ * (its neighbour's list stops at the candidate cap), a rare word with a slip, a word found
+ * nowhere, and two-word queries. Each query runs 15 times; the median and the slowest are
+ * printed. A quick check of the fallback's cost, not a load test (see run.ts for those).
+ *
+ *   npm run bench:search-fallback -- [--engine sqlite|postgres] [--images 10000]
+ */
+
+const fail = failer('search-fallback');
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'sqlite' },
+    images: { type: 'string', default: '10000' },
+    'postgres-url': POSTGRES_URL_OPTION,
+  },
+});
+const engine = parseEngine(values.engine, fail);
+const images = Number.parseInt(values.images, 10);
+if (!Number.isInteger(images) || images < 100) fail('--images must be a whole number ≥ 100');
+const postgresUrl = values['postgres-url'];
+
+const RUNS = 15;
+
+const catalogue = await generateCatalogue({ engine, images, postgresUrl });
+const database = openDatabase(
+  engine === 'postgres'
+    ? { kind: 'postgres', url: catalogue.databaseUrl ?? '' }
+    : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
+);
+try {
+  const search = createSearchService(database.db, database.dialect);
+  const common = catalogue.meta.commonWord;
+  // The common word with its third letter wrong: one slip from a third of the catalogue.
+  const slipped = `${common.slice(0, 2)}x${common.slice(3)}`;
+  const queries = [common, slipped, `${slipped} parole`, 'librta', 'ombrellone', 'muri parlantx'];
+  console.log(
+    `${String(images)} images on ${engine}; common word '${common}' ` +
+      `in ${(100 * catalogue.meta.commonWordShare).toFixed(0)} % of them`,
+  );
+  for (const query of queries) {
+    for (const order of ['relevance', 'newest'] as const) {
+      const times: number[] = [];
+      let total = 0;
+      for (let run = 0; run < RUNS; run += 1) {
+        const started = performance.now();
+        total = (await search.search(query, 0, 120, order)).total;
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      const median = times[Math.floor(RUNS / 2)] ?? 0;
+      const slowest = times[RUNS - 1] ?? 0;
+      console.log(
+        `  ${query.padEnd(24)} ${order.padEnd(9)} total ${String(total).padStart(5)}  ` +
+          `median ${median.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`,
+      );
+    }
+  }
+} finally {
+  await database.close();
+  await dropCatalogue(catalogue, postgresUrl);
+}
