@@ -366,67 +366,62 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
           </Button>
         </Box>
 
-        {/* The uploader, category, tags and description, in a commit of their own after the
-            title, reactions and download: below them, so nothing moves (goal 8: emotion parses
-            and inserts the Chips' styles in that commit). */}
-        <Later>
-          <Divider />
+        <Divider />
 
-          <Section label="Caricata da">
+        <Section label="Caricata da">
+          <Chip
+            component={RouterLink}
+            to={`/user/${image.id_utente}`}
+            clickable
+            avatar={<Avatar>{uploader.charAt(0).toLocaleUpperCase('it-IT')}</Avatar>}
+            label={uploader}
+          />
+        </Section>
+
+        <Section label="Categoria">
+          {category === null ? (
+            <Chip icon={<CategoryOutlinedIcon />} label="Non specificata" variant="outlined" />
+          ) : (
             <Chip
               component={RouterLink}
-              to={`/user/${image.id_utente}`}
+              to={`/category/${category.id_categoria}`}
               clickable
-              avatar={<Avatar>{uploader.charAt(0).toLocaleUpperCase('it-IT')}</Avatar>}
-              label={uploader}
+              icon={<CategoryOutlinedIcon />}
+              label={categoryDisplayName(category.nome)}
+              variant="outlined"
             />
-          </Section>
-
-          <Section label="Categoria">
-            {category === null ? (
-              <Chip icon={<CategoryOutlinedIcon />} label="Non specificata" variant="outlined" />
-            ) : (
-              <Chip
-                component={RouterLink}
-                to={`/category/${category.id_categoria}`}
-                clickable
-                icon={<CategoryOutlinedIcon />}
-                label={categoryDisplayName(category.nome)}
-                variant="outlined"
-              />
-            )}
-          </Section>
-
-          <Section label="Tag">
-            {image.tags.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
-                Nessun tag
-              </Typography>
-            ) : (
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-                {image.tags.map((tag) => (
-                  <Chip
-                    key={tag.id_tag}
-                    component={RouterLink}
-                    to={`/tag/${tag.id_tag}`}
-                    clickable
-                    size="small"
-                    icon={<LocalOfferOutlinedIcon />}
-                    label={tag.nome}
-                  />
-                ))}
-              </Box>
-            )}
-          </Section>
-
-          {image.description !== null && image.description.trim() !== '' && (
-            <Section label="Descrizione">
-              <Typography variant="body2" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-                {image.description}
-              </Typography>
-            </Section>
           )}
-        </Later>
+        </Section>
+
+        <Section label="Tag">
+          {image.tags.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              Nessun tag
+            </Typography>
+          ) : (
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {image.tags.map((tag) => (
+                <Chip
+                  key={tag.id_tag}
+                  component={RouterLink}
+                  to={`/tag/${tag.id_tag}`}
+                  clickable
+                  size="small"
+                  icon={<LocalOfferOutlinedIcon />}
+                  label={tag.nome}
+                />
+              ))}
+            </Box>
+          )}
+        </Section>
+
+        {image.description !== null && image.description.trim() !== '' && (
+          <Section label="Descrizione">
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+              {image.description}
+            </Typography>
+          </Section>
+        )}
       </Stack>
     </Paper>
   );
@@ -530,13 +525,10 @@ export default function ImagePage() {
         </Box>
         <Box sx={{ minWidth: 0 }}>
           {/* Beside the picture on wide screens, below it on narrow ones: drawn just after
-              it, in commits of their own (components/Later.tsx). */}
+              it, in a commit of their own (components/Later.tsx). */}
           <Later>
             <ImageDetails image={image.data} onError={tell} />
-            {/* Below the details, one commit later again. */}
-            <Later>
-              <RelatedImages key={image.data.id_image} id={image.data.id_image} />
-            </Later>
+            <RelatedImages key={image.data.id_image} id={image.data.id_image} />
           </Later>
         </Box>
       </Box>
