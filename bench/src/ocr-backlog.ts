@@ -5,6 +5,7 @@ import { openDatabase } from '../../server/src/db/database.js';
 import { PHRASES } from '../../server/src/demo/phrases.js';
 import { createRandom } from '../../server/src/demo/random.js';
 import { renderWallWriting, wallWritingSpec } from '../../server/src/demo/render.js';
+import { FULL_SIZE_JOB } from '../../server/src/jobs/full-size/full-size.job.js';
 import { IMAGE_ANALYSIS_JOB } from '../../server/src/jobs/image-analysis/image-analysis.job.js';
 import { dropCatalogue, generateCatalogue, type Catalogue } from './generate.js';
 import { drain, ensureServerBuild, load, mb, printTable, startServer } from './load.js';
@@ -67,8 +68,11 @@ async function renderPhotos(count: number): Promise<Buffer[]> {
   return photos;
 }
 
-/** Analysis jobs by status, read straight from the database. */
-async function jobCounts(catalogue: Catalogue): Promise<Record<string, number>> {
+/** Jobs of one kind (the analysis by default) by status, read straight from the database. */
+async function jobCounts(
+  catalogue: Catalogue,
+  name = IMAGE_ANALYSIS_JOB,
+): Promise<Record<string, number>> {
   const database = openDatabase(
     catalogue.databaseUrl === undefined
       ? { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') }
@@ -78,7 +82,7 @@ async function jobCounts(catalogue: Catalogue): Promise<Record<string, number>> 
     const rows = await database.db
       .selectFrom('jobs')
       .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('name', '=', IMAGE_ANALYSIS_JOB)
+      .where('name', '=', name)
       .groupBy('status')
       .execute();
     return Object.fromEntries(rows.map((row) => [row.status, row.n]));
@@ -132,7 +136,8 @@ async function main(): Promise<void> {
         `${rate === undefined ? '' : ` at ${String(rate)} req/s`}; backlog ${String(backlog)} photos`,
     );
 
-    // Worker off: the uploads queue their analysis, then the idle gallery is measured.
+    // Worker off: the uploads queue their full sizes (each of which queues its analysis once
+    // made), then the idle gallery is measured.
     const before = await withServer(env, async (server) => {
       for (const [index, photo] of photos.entries()) {
         // Spread over the users: each may have at most 20 uploads waiting for review.
@@ -151,12 +156,20 @@ async function main(): Promise<void> {
       await drain(server);
       return reads(server);
     });
-    const queued = await jobCounts(catalogue);
+    const queued = await jobCounts(catalogue, FULL_SIZE_JOB);
     if ((queued['queued'] ?? 0) < backlog) fail(`only ${JSON.stringify(queued)} jobs queued`);
 
     // Worker on, the whole backlog waiting.
     const during = await withServer({ ...env, JOBS_IN_SERVER: '1' }, async (server) => {
       const started = Date.now();
+      // The full sizes first: in production each is made moments after its upload's answer
+      // (and ahead of any analysis), so only the reading's backlog is left to measure.
+      for (;;) {
+        const fullSizes = await jobCounts(catalogue, FULL_SIZE_JOB);
+        if ((fullSizes['queued'] ?? 0) + (fullSizes['running'] ?? 0) === 0) break;
+        if (Date.now() - started > 300_000) fail('the full sizes were not made');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
       for (;;) {
         const counts = await jobCounts(catalogue);
         if ((counts['running'] ?? 0) + (counts['done'] ?? 0) > 0) break;
