@@ -84,6 +84,33 @@ async function jobsByStatus(db: DatabaseHandle, name: string): Promise<Record<st
  * not committed, while the other uploads are in every stage (body arriving, re-encoding,
  * committing) and full-size jobs of answered ones may be running.
  */
+/**
+ * After a restart has caught up: exactly the rows' files are on disk (every size of every
+ * image, no kept pixels, no temporary files), each whole, and every image has its hash.
+ */
+async function expectEveryImageComplete(
+  dataDir: string,
+  db: DatabaseHandle,
+  after: Awaited<ReturnType<typeof storedFiles>>,
+  filenames: Iterable<string>,
+): Promise<void> {
+  const names = [...filenames].sort();
+  expect(after.temporary).toEqual([]);
+  for (const variant of ['original', 'display', 'thumb']) {
+    expect([...after.byVariant[variant]!].sort()).toEqual(names);
+  }
+  expect([...after.byVariant['pixels']!]).toEqual([]);
+  for (const name of names) {
+    await expectWholeImageFiles(dataDir, { filename: name }, 'made');
+  }
+  const unhashed = await db.db
+    .selectFrom('images')
+    .select('id_image')
+    .where('phash', 'is', null)
+    .execute();
+  expect(unhashed).toEqual([]);
+}
+
 async function uploadUntilKilled(
   server: ServerProcess,
   dataDir: string,
@@ -257,20 +284,7 @@ describe(`kill -9 during uploads (${TEST_ENGINE})`, () => {
       // Exactly the files of the rows are left: orphans and temporary files swept, not one
       // file of a row touched (the rows' files were aged past the grace too), every full size
       // made and its pixels gone.
-      expect(after.temporary).toEqual([]);
-      for (const variant of ['original', 'display', 'thumb']) {
-        expect([...after.byVariant[variant]!].sort()).toEqual([...names].sort());
-      }
-      expect([...after.byVariant['pixels']!]).toEqual([]);
-      for (const name of names) {
-        await expectWholeImageFiles(env.dataDir, { filename: name }, 'made');
-      }
-      const unhashed = await db2.db
-        .selectFrom('images')
-        .select('id_image')
-        .where('phash', 'is', null)
-        .execute();
-      expect(unhashed).toEqual([]);
+      await expectEveryImageComplete(env.dataDir, db2, after, names);
     } finally {
       await db2.close();
     }
@@ -631,22 +645,9 @@ describe(`kill -9 between an upload's answer and its full size (${TEST_ENGINE})`
       expect(await jobsByStatus(db3, FULL_SIZE_JOB)).toEqual({ done: answered.length });
       const after = await storedFiles(env.dataDir);
       const names = answered.map((image) => image.filename).sort();
-      for (const variant of ['original', 'display', 'thumb']) {
-        expect([...after.byVariant[variant]!].sort()).toEqual(names);
-      }
       // The pixels are gone once their full size exists; the killed write's temporary file
       // went with the restart's first sweep.
-      expect([...after.byVariant['pixels']!]).toEqual([]);
-      expect(after.temporary).toEqual([]);
-      for (const name of names) {
-        await expectWholeImageFiles(env.dataDir, { filename: name }, 'made');
-      }
-      const unhashed = await db3.db
-        .selectFrom('images')
-        .select('id_image')
-        .where('phash', 'is', null)
-        .execute();
-      expect(unhashed).toEqual([]);
+      await expectEveryImageComplete(env.dataDir, db3, after, names);
     } finally {
       await db3.close();
     }
