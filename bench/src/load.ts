@@ -48,6 +48,8 @@ export interface ServerHandle {
   rss(): number;
   /** CPU time the process has used so far, all threads, user and system, in seconds. */
   cpuSeconds(): number;
+  /** CPU time of the main thread alone (the event loop every request goes through), in seconds. */
+  mainThreadCpuSeconds(): number;
   /** The server's process.memoryUsage(), through a bench-only route; after a full GC if asked. */
   memory(options?: { gc: boolean }): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
@@ -91,9 +93,15 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name). */
-function procCpuSeconds(pid: number): number {
+/** CPU seconds of a process (all its threads), or of one thread with `thread` (its task id). */
+function procCpuSeconds(pid: number, thread?: number): number {
   try {
-    const stat = fs.readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const stat = fs.readFileSync(
+      thread === undefined
+        ? `/proc/${String(pid)}/stat`
+        : `/proc/${String(pid)}/task/${String(thread)}/stat`,
+      'utf8',
+    );
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // USER_HZ is 100 on every Linux this runs on.
     return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -163,6 +171,8 @@ export async function startServer(
     peakRss: () => procStatus(pid, 'VmHWM'),
     rss: () => procStatus(pid, 'VmRSS'),
     cpuSeconds: () => procCpuSeconds(pid),
+    // The main thread's task id is the process id.
+    mainThreadCpuSeconds: () => procCpuSeconds(pid, pid),
     async memory(options) {
       const query = options?.gc === true ? '?gc=1' : '';
       const response = await fetch(`${origin}/api/bench/memory${query}`);

@@ -17,10 +17,11 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
  * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table.
  *
  * Then why: each kind of request alone, as fast as it goes, with the server's CPU time (all
- * its threads, from /proc) divided by the answers, next to the bench server's no-op POST (the
- * same hooks and headers, no work: the floor of any request on this machine). While the reads
- * keep the server's core busy, a write takes its CPU time from them, so the views' and likes'
- * cost per request times their rates predicts the share the reads lose.
+ * its threads, and its main thread alone, from /proc) divided by the answers, next to the bench
+ * server's no-op POST (the same hooks and headers, no work: the floor of any request on this
+ * machine). While the reads keep the server's event loop busy, a write takes its main-thread
+ * time from them, so the views' and likes' main-thread cost per request times their rates
+ * predicts the share the reads lose.
  */
 
 const fail = failer('bench:writes');
@@ -87,17 +88,27 @@ const NOOP: Kind = {
   },
 };
 
-/** Server CPU time per 2xx answer, in µs, of `kind` alone as fast as 10 connections go. */
-async function cpuPerRequest(server: ServerHandle, kind: Kind): Promise<number> {
-  const before = server.cpuSeconds();
+/** Server CPU time per 2xx answer, in µs: all threads, and the main thread alone. */
+interface Cost {
+  all: number;
+  main: number;
+}
+
+/** `kind` alone, as fast as 10 connections go. */
+async function cpuPerRequest(server: ServerHandle, kind: Kind): Promise<Cost> {
+  const before = { all: server.cpuSeconds(), main: server.mainThreadCpuSeconds() };
   const result = await load(server, kind.name, kind.path, {
     seconds: Math.max(3, seconds / 2),
     connections: 10,
     request: kind.request,
   });
-  const used = server.cpuSeconds() - before;
+  const used = {
+    all: server.cpuSeconds() - before.all,
+    main: server.mainThreadCpuSeconds() - before.main,
+  };
   await drain(server);
-  return (used * 1e6) / Math.max(1, result.requests - result.errors - result.non2xx);
+  const answers = Math.max(1, result.requests - result.errors - result.non2xx);
+  return { all: (used.all * 1e6) / answers, main: (used.main * 1e6) / answers };
 }
 
 const readRate = (results: LoadResult[]) =>
@@ -174,21 +185,26 @@ async function main(): Promise<void> {
       }
       say(`server peak RSS (VmHWM): ${mb(server.peakRss())}`);
 
-      say('\nserver CPU per answer, each kind alone (10 connections):');
-      const costs = new Map<string, number>();
+      // The reads wait for the main thread (the event loop); the views' thread and the
+      // checkpointer run beside it, on the other core.
+      say('\nserver CPU per answer, each kind alone (10 connections): all threads, main thread');
+      const costs = new Map<string, Cost>();
       for (const kind of [NOOP, view, like, ...reads]) {
         const cost = await cpuPerRequest(server, kind);
         costs.set(kind.name, cost);
-        say(`  ${kind.name.padEnd(11)} ${cost.toFixed(0).padStart(5)} µs`);
+        say(
+          `  ${kind.name.padEnd(11)} ${cost.all.toFixed(0).padStart(5)} µs ` +
+            `${cost.main.toFixed(0).padStart(5)} µs`,
+        );
       }
-      const writeShare =
-        (viewRate * (costs.get('view') ?? Number.NaN) +
-          likeRate * (costs.get('like') ?? Number.NaN)) /
+      const share = (which: keyof Cost) =>
+        (viewRate * (costs.get('view')?.[which] ?? Number.NaN) +
+          likeRate * (costs.get('like')?.[which] ?? Number.NaN)) /
         1e6;
       say(
-        `the writes at their rates: ${(writeShare * 1000).toFixed(0)} ms of server CPU a second, ` +
-          `${(writeShare * 100).toFixed(1)} % of one core; at the no-op's cost they would take ` +
-          `${(((viewRate + likeRate) * (costs.get(NOOP.name) ?? Number.NaN)) / 1e4).toFixed(1)} %`,
+        `the writes at their rates: ${(share('all') * 1000).toFixed(0)} ms of server CPU a second, ` +
+          `${(share('main') * 100).toFixed(1)} % of the main thread; at the no-op's cost they ` +
+          `would take ${(((viewRate + likeRate) * (costs.get(NOOP.name)?.main ?? Number.NaN)) / 1e4).toFixed(1)} %`,
       );
     } finally {
       await server.stop();

@@ -17,7 +17,8 @@ import { createFileUrlSigner } from './modules/images/file-urls.js';
 import { createImagesService } from './modules/images/images.service.js';
 import { sweepOrphanFiles } from './modules/images/images.sweeper.js';
 import { createInteractionsService } from './modules/interactions/interactions.service.js';
-import { createViewBuffer } from './modules/interactions/view-buffer.js';
+import { createViewRecorder } from './modules/interactions/view-recorder.js';
+import { startViewThread } from './modules/interactions/view-thread.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { createModerationMailHook } from './modules/mail/moderation-mail.js';
@@ -122,7 +123,12 @@ function createContext(
     clock,
     images,
     createViewerKeys(secret),
-    createViewBuffer(db, log, config.viewFlushMs),
+    startViewThread({
+      database: config.database,
+      flushMs: config.viewFlushMs,
+      log,
+      fallback: () => createViewRecorder(db, log, config.viewFlushMs),
+    }),
   );
   const search = createSearchService(db, database.dialect);
   const erasure = createErasureService({ users, moderation, interactions, search });

@@ -9,7 +9,8 @@ import { TEST_ENGINE } from './helpers/database.js';
 
 /*
  * The SQLite connection's two speed measures (issue 8): statements kept between queries, and
- * WAL checkpoints run by a worker thread instead of inside the server's commits.
+ * WAL checkpoints run by a worker thread instead of inside the server's commits; and its
+ * transactions, which take the write lock when they begin (a second writer is routine).
  */
 
 let dir: string | undefined;
@@ -76,5 +77,34 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     await expect(select()).rejects.toThrow(/no such table: filler/);
     await sql`ALTER TABLE filler_away RENAME TO filler`.execute(handle.db);
     expect((await select()).rows[0]?.n).toBe(100);
+  });
+
+  it('starts transactions with the write lock, so a second writer waits instead of failing', async () => {
+    const { handle, file } = await open();
+    await fill(handle, 100);
+    // A second connection, as the views' thread and a stand-alone job worker have.
+    const other = openDatabase({ kind: 'sqlite', file }, { secondary: true });
+    try {
+      await sql`PRAGMA busy_timeout = 0`.execute(other.db);
+      let tried = false;
+      await handle.db.transaction().execute(async (trx) => {
+        // No statement of this transaction has run yet: BEGIN IMMEDIATE already holds the lock.
+        await expect(
+          sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db),
+        ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+        tried = true;
+        // Read, then write while the other connection tried: a deferred transaction could
+        // have met SQLITE_BUSY_SNAPSHOT here had the other one written.
+        await sql`SELECT count(*) FROM filler`.execute(trx);
+        await sql`INSERT INTO filler (body) VALUES ('mine')`.execute(trx);
+      });
+      expect(tried).toBe(true);
+      // The lock is free again once the transaction ends.
+      await sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db);
+      const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+      expect(rows.rows[0]?.n).toBe(102);
+    } finally {
+      await other.close();
+    }
   });
 });

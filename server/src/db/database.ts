@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.js';
@@ -18,19 +27,35 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /**
+   * A second connection to the same database, for a thread of the server's own (the views'
+   * thread, modules/interactions/view-thread.ts): a small PostgreSQL pool, and on SQLite no
+   * checkpointer of its own, since the server's connection already has one.
+   */
+  secondary?: boolean;
+}
+
 /** Opens the database chosen by the configuration (D10); migrations are run separately. */
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): DatabaseHandle {
   if (config.kind === 'postgres') {
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: openPostgresPool(config.url) }),
+      dialect: new PostgresDialect({
+        pool: openPostgresPool(config.url, options.secondary === true ? 2 : 10),
+      }),
     });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const sqlite = openSqlite(config.file);
-  const checkpointer = startCheckpointer(sqlite, config.file);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
   });
+  if (options.secondary === true) {
+    // The server's connection has the checkpointer; this one never checkpoints in a commit.
+    sqlite.pragma('wal_autocheckpoint = 0');
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const checkpointer = startCheckpointer(sqlite, config.file);
   return {
     db,
     dialect: 'sqlite',
@@ -40,6 +65,33 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/*
+ * SQLite transactions start with BEGIN IMMEDIATE, which takes the write lock at once (waiting
+ * for it up to busy_timeout), instead of Kysely's plain BEGIN. The server is not the only
+ * writer: the views' thread writes its batches on a connection of its own, as a stand-alone job
+ * worker does. A deferred transaction that reads and then writes while another connection has
+ * written meanwhile fails at once with SQLITE_BUSY_SNAPSHOT, which no waiting can cure; an
+ * immediate one waits its turn.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 function openSqlite(file: string): SQLite.Database {
@@ -87,11 +139,11 @@ function parserFor(oid: TypeId, format?: 'text' | 'binary'): Parser {
 
 const pgTypes: pg.CustomTypesConfig = { getTypeParser: parserFor };
 
-function openPostgresPool(url: string): pg.Pool {
+function openPostgresPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     types: pgTypes,
-    max: 10,
+    max,
     // Fail fast with a clear error when the server is gone, instead of hanging a request.
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,

@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import type { FileUrlSigner } from './file-urls.js';
 import * as repo from './images.repository.js';
 import { createOwnToggles } from './own-toggles.js';
+import { canSee } from './visibility.js';
 import type {
   GalleryFilter,
   GalleryPage,
@@ -52,14 +53,6 @@ function nextCursor(rows: readonly GalleryRow[], limit: number): string | null {
 export function createImagesService(db: Executor, clock: Clock, files: FileUrlSigner) {
   let trendingCache: { ids: number[]; at: number } | undefined;
   const toggles = createOwnToggles(db);
-
-  /** D4: a pending or rejected image exists only for its uploader and administrators. */
-  function canSee(image: Pick<ImageRow, 'status' | 'id_utente'>, viewer: Viewer): boolean {
-    return (
-      image.status === 'approved' ||
-      (viewer !== null && (viewer.id_utente === image.id_utente || viewer.is_superuser === 1))
-    );
-  }
 
   /** Tags, the viewer's own reactions and file URLs for a batch of rows: two queries in all. */
   async function extrasFor(rows: ImageRow[], viewer: Viewer): Promise<Map<number, ImageExtras>> {

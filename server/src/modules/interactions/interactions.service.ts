@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, unauthorized } from '../../lib/errors.js';
-import type { ImagesService, Viewer } from '../images/images.service.js';
+import { badRequest, notFound, unauthorized } from '../../lib/errors.js';
+import { IMAGE_MESSAGES, type ImagesService, type Viewer } from '../images/images.service.js';
 import * as repo from './interactions.repository.js';
 import type { CounterColumn } from './interactions.repository.js';
-import type { ViewBuffer } from './view-buffer.js';
+import type { ViewRecorder } from './view-recorder.js';
 import type { createViewerKeys } from './viewer-key.js';
 
 /** SPEC §3 interaction types. */
@@ -46,7 +46,7 @@ export function createInteractionsService(
   clock: Clock,
   images: ImagesService,
   viewerKeys: ReturnType<typeof createViewerKeys>,
-  views: ViewBuffer,
+  views: ViewRecorder,
 ) {
   /** Like, favourite, sad, dislike, wow: on if off, off if on; the counter follows in the same transaction. */
   async function toggle(imageId: number, user: UserRow, type: number) {
@@ -67,34 +67,29 @@ export function createInteractionsService(
   }
 
   /**
-   * Answered from the database's record of the last 24 hours plus the views still waiting to be
-   * written; a new view waits in the buffer (view-buffer.ts), so no request writes.
+   * D5's rule is applied by the recorder (view-recorder.ts), in the views' thread
+   * (view-thread.ts): the request only works out who the viewer is and when.
    */
   async function view(imageId: number, viewer: Viewer, ip: string) {
     const now = clock.now();
-    const viewerKey =
-      viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente);
-    const since = new Date(now.getTime() - VIEW_WINDOW_MS).toISOString();
-    const target = images.visibleOrThrow(
-      await repo.viewTarget(db, imageId, viewerKey, since),
-      viewer,
-    );
-    // After the query: the same viewer's other request may have added it meanwhile.
-    if (target.seen || views.has(imageId, viewerKey)) return 'exists' as const;
-    const kept = views.add({
-      id_image: imageId,
-      id_utente: viewer?.id_utente ?? null,
-      viewer_key: viewerKey,
-      created_at: now.toISOString(),
+    const outcome = await views.record({
+      imageId,
+      viewerKey:
+        viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente),
+      viewer:
+        viewer === null ? null : { id_utente: viewer.id_utente, is_superuser: viewer.is_superuser },
+      since: new Date(now.getTime() - VIEW_WINDOW_MS).toISOString(),
+      at: now.toISOString(),
     });
-    return kept ? ('added' as const) : ('exists' as const);
+    if (outcome === 'hidden') throw notFound(IMAGE_MESSAGES.notFound);
+    return outcome;
   }
 
   return {
     /** The images a user's interactions counted on; recount them after the user is erased. */
     imagesTouchedBy: (userId: number) => repo.imagesTouchedBy(db, userId),
     recountCounters: (ids?: readonly number[]) => repo.recountCounters(db, ids),
-    /** Writes the views waiting in the buffer; resolves once they are in the database. */
+    /** Writes the views waiting to be written; resolves once they are in the database. */
     flushViews: () => views.flush(),
     /** Called before the database closes: the views waiting are written, not lost. */
     close: () => views.close(),

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import type { Database } from '../../db/tables.js';
 import * as repo from './interactions.repository.js';
 
@@ -33,7 +32,12 @@ const MAX_WAITING = 100_000;
 
 export type ViewBuffer = ReturnType<typeof createViewBuffer>;
 
-export function createViewBuffer(db: Kysely<Database>, log: Logger, flushMs: number) {
+/** What the buffer logs: pino's logger, or the views' thread's messages to it (view-worker.ts). */
+export interface BufferLog {
+  error(details: { err: unknown; views: number }, message: string): void;
+}
+
+export function createViewBuffer(db: Kysely<Database>, log: BufferLog, flushMs: number) {
   let waiting = new Map<string, PendingView>();
   let writing = new Map<string, PendingView>();
   let timer: NodeJS.Timeout | undefined;

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createViewRecorder } from '../src/modules/interactions/view-recorder.js';
+import { startViewThread } from '../src/modules/interactions/view-thread.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createUser, type TestUser } from './helpers/factories.js';
+import { publishedImage, uploadImage } from './helpers/images.js';
+
+/*
+ * The views' thread (issue 8, goal 5) as the server drives it; interactions.test.ts covers the
+ * views through HTTP, which go through the same thread.
+ */
+
+let t: TestApp;
+let owner: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  owner = await createUser(t.app);
+});
+afterAll(() => t.close());
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function viewOf(imageId: number, viewerKey: string, viewer: TestUser | null = null) {
+  const at = new Date();
+  return {
+    imageId,
+    viewerKey,
+    viewer: viewer === null ? null : { id_utente: viewer.id, is_superuser: 0 },
+    since: new Date(at.getTime() - DAY_MS).toISOString(),
+    at: at.toISOString(),
+  };
+}
+
+function collectingLog() {
+  const lines: Array<{ details: object; message: string }> = [];
+  return { lines, error: (details: object, message: string) => lines.push({ details, message }) };
+}
+
+const viewsCount = async (imageId: number) =>
+  (await t.app.ctx.images.findById(imageId))?.views_count;
+
+describe("the views' thread", () => {
+  it('applies D5 on its own connection and writes what waits when it closes', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const pending = (await uploadImage(t.app, owner)).id_image;
+    const log = collectingLog();
+    const thread = startViewThread({
+      database: t.config.database,
+      flushMs: 60_000,
+      log,
+      fallback: () => {
+        throw new Error('the thread should not fail here');
+      },
+    });
+    const outcomes = await Promise.all([
+      thread.record(viewOf(image, 'a:one')),
+      thread.record(viewOf(image, 'a:one')),
+      thread.record(viewOf(image, 'a:two')),
+      thread.record(viewOf(pending, 'a:one')),
+      thread.record(viewOf(pending, `u:${String(owner.id)}`, owner)),
+      thread.record(viewOf(999_999, 'a:one')),
+    ]);
+    // The same viewer twice at once: one of the two counts, whichever is checked first.
+    expect(outcomes.slice(0, 2).sort()).toEqual(['added', 'exists']);
+    expect(outcomes.slice(2)).toEqual(['added', 'hidden', 'added', 'hidden']);
+    // A minute from the next write: only the close writes them.
+    expect(await viewsCount(image)).toBe(0);
+    await thread.close();
+    expect(await viewsCount(image)).toBe(2);
+    expect(await viewsCount(pending)).toBe(1);
+    expect(log.lines).toEqual([]);
+    await expect(thread.record(viewOf(image, 'a:three'))).rejects.toThrow(/closed/);
+  });
+
+  it('hands the views over to the server’s own connection when it fails', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const log = collectingLog();
+    const thread = startViewThread({
+      // A database the thread cannot open: it fails while the first view is in flight.
+      database: { kind: 'sqlite', file: '/dev/null/no-such-dir/views.sqlite' },
+      flushMs: 60_000,
+      log,
+      fallback: () => createViewRecorder(t.app.ctx.database.db, log, 60_000),
+    });
+    expect(await thread.record(viewOf(image, 'a:first'))).toBe('added');
+    expect(log.lines.map((line) => line.message)).toEqual([
+      "the views' thread failed; views are recorded on the server's connection",
+    ]);
+    expect(await thread.record(viewOf(image, 'a:first'))).toBe('exists');
+    expect(await thread.record(viewOf(image, 'a:second'))).toBe('added');
+    await thread.flush();
+    expect(await viewsCount(image)).toBe(2);
+    await thread.close();
+  });
+});
