@@ -33,6 +33,33 @@ describe('security headers', () => {
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     }
   });
+
+  it('sends every one of helmet’s headers on answers of every kind, errors included', async () => {
+    const user = await createUser(t.app);
+    const image = await uploadImage(t.app, user);
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/api/images' }),
+      t.app.inject({ method: 'GET', url: '/api/images/999999' }),
+      t.app.inject({ method: 'POST', url: '/api/images/1/interactions', payload: {} }),
+      t.app.inject({ method: 'GET', url: `/api/images/${String(image.id_image)}/thumbnail` }),
+      t.app.inject({ method: 'GET', url: '/nessuna-pagina', headers: { accept: 'text/html' } }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 404, 400, 404, 200]);
+    for (const answer of answers) {
+      expect(answer.headers).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+        'x-content-type-options': 'nosniff',
+      });
+      expect(answer.headers['x-powered-by']).toBeUndefined();
+    }
+  });
 });
 
 describe('rate limits', () => {
