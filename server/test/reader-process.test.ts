@@ -102,6 +102,37 @@ describe('reading photos in a child process', () => {
     expect(os.getPriority()).not.toBe(19);
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'stops the reading while the server is busy and lets it go on once it is quiet',
+    async () => {
+      let state: 'busy' | 'quiet' = 'busy';
+      const child = reader({ load: { sample: () => state }, pauseCheckMs: 20 });
+      let done = false;
+      const reading = child.read(photo).finally(() => {
+        done = true;
+      });
+      // Field 3 of /proc/<pid>/stat: T while stopped by a signal.
+      const status = () => {
+        const stat = fs.readFileSync(`/proc/${String(child.pid())}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+      };
+      await until(() => child.pid() !== undefined && status() === 'T');
+      const cpu = () => {
+        const stat = fs.readFileSync(`/proc/${String(child.pid())}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(fields[11]) + Number(fields[12]);
+      };
+      const before = cpu();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Stopped, it uses no CPU and answers nothing.
+      expect(cpu()).toBe(before);
+      expect(done).toBe(false);
+      state = 'quiet';
+      expect((await reading).text).toContain('AMORE');
+      expect(status()).not.toBe('T');
+    },
+  );
+
   it('rejects bytes that are not an image and goes on reading with the same process', async () => {
     const child = reader();
     await expect(child.read(Buffer.from('not an image at all'))).rejects.toThrow(
