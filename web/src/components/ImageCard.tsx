@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { imageLinkLabel, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
+import { loadedOnFirstScreen } from './firstScreen.js';
 import { thumbHashDataUrl } from './thumbhash.js';
 
 /**
@@ -34,10 +35,16 @@ export function ImageCard({
   eager = false,
   priority = false,
 }: ImageCardProps) {
-  const [loaded, setLoaded] = useState(false);
+  const slide = variant === 'slide';
+  const srcSet = slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`;
+  // The home page's first slides: the server's first screen showed them, loaded (see there).
+  const [loaded, setLoaded] = useState(() =>
+    srcSet === undefined
+      ? loadedOnFirstScreen('src', image.thumbnail_url)
+      : loadedOnFirstScreen('srcset', srcSet),
+  );
   const seeLoaded = useLoadedAlready(setLoaded);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
-  const slide = variant === 'slide';
   const label = imageLinkLabel(image);
   return (
     <Box
@@ -74,7 +81,7 @@ export function ImageCard({
         ref={seeLoaded}
         src={image.thumbnail_url}
         // Slides stay small; masonry columns can grow wide enough to want the display size.
-        srcSet={slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
+        srcSet={srcSet}
         sizes={slide ? undefined : '(max-width: 600px) 50vw, (max-width: 1200px) 33vw, 20vw'}
         // The link around it is named by the same words (aria-label): said once, not twice.
         alt=""

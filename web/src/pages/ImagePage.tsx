@@ -27,6 +27,7 @@ import {
 } from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
+import { loadedOnFirstScreen } from '../components/firstScreen.js';
 import { useLoadedAlready } from '../components/ImageCard.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { LazyTooltip } from '../components/LazyTooltip.js';
@@ -64,21 +65,6 @@ const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }
 };
 
 /**
- * Whether the server's first screen, still in #root while React renders its first commit, shows
- * this picture already loaded (server/src/plugins/first-screen-shell.ts, `imageShell`: the same
- * srcset).
- */
-function firstScreenPictureLoaded(srcSet: string): boolean {
-  const picture = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
-  return (
-    picture !== null &&
-    picture.getAttribute('srcset') === srcSet &&
-    picture.complete &&
-    picture.naturalWidth > 0
-  );
-}
-
-/**
  * The picture at the largest size that fits the window. Its box has the picture's proportions
  * from the first paint (no jump) and shows the ThumbHash until the file arrives.
  */
@@ -92,7 +78,7 @@ function LargeImage({ image }: { image: ImageDetail }) {
   // The server's first screen drew this very picture, and boot.ts waited for it to load: shown
   // at once, not made visible by a second render inside React's first commit (which also ran the
   // page's effects in that same task: goal 8, total blocking time).
-  const [loaded, setLoaded] = useState(() => firstScreenPictureLoaded(srcSet));
+  const [loaded, setLoaded] = useState(() => loadedOnFirstScreen('srcset', srcSet));
   const seeLoaded = useLoadedAlready(setLoaded);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const ratio = image.width / Math.max(image.height, 1);
