@@ -64,8 +64,15 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: REACT },
-            { name: 'core', test: CORE },
-            { name: 'mui', test: (id: string) => MUI.test(id) && !NOT_FIRST_LOAD.test(id) },
+            {
+              name: 'core',
+              test: (id: string) => CORE.test(id) || id.endsWith('/src/chunks/core.ts'),
+            },
+            {
+              name: 'mui',
+              test: (id: string) =>
+                (MUI.test(id) && !NOT_FIRST_LOAD.test(id)) || id.endsWith('/src/chunks/mui.ts'),
+            },
           ],
         },
       },

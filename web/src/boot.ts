@@ -62,9 +62,9 @@ void pictureShown()
     // download.
     await import('react-dom/client');
     await nextTask();
-    await import('@tanstack/react-query');
+    await import('./chunks/core.js');
     await nextTask();
-    await import('@mui/material/styles');
+    await import('./chunks/mui.js');
     await nextTask();
     await import('./main.js');
   });
