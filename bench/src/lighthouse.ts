@@ -1,16 +1,16 @@
-import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
-import { ensureServerBuild, freePort } from './load.js';
+import { buildWeb, goalPages, startDemoSite } from './demo-site.js';
+import { ensureServerBuild } from './load.js';
 
 /*
- * `npm run bench:lighthouse -- [--runs 3] [--demo-images 60] [--save <dir>]`
+ * `npm run bench:lighthouse -- [--runs 3] [--demo-images 60] [--save <dir>] [--pages home,image]
+ *   [--presets mobile,desktop] [--web <dir>]`
  *
  * Issue 8, goal 8: Lighthouse (the npm package, driving Debian's Chromium) on the home page and
  * an image page of the real server with its demo content, with the mobile preset (simulated
@@ -23,6 +23,11 @@ import { ensureServerBuild, freePort } from './load.js';
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
+    /** Which of the pages (home, image) and presets (mobile, desktop) to measure. */
+    pages: { type: 'string', default: 'home,image' },
+    presets: { type: 'string', default: 'mobile,desktop' },
+    /** A web app built before (`npx vite build --outDir <dir>`) instead of the working tree's. */
+    web: { type: 'string' },
     'demo-images': { type: 'string', default: '60' },
     /** A folder for the full Lighthouse reports (JSON), one per page, preset and run. */
     save: { type: 'string' },
@@ -30,8 +35,6 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const root = path.resolve(benchDir, '..');
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
 interface Figures {
@@ -68,60 +71,6 @@ const median = (list: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-/** The built web app, in a folder of its own (never the web/dist another process may use). */
-function buildWeb(): string {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muri-lh-web-'));
-  say('Building the web app…');
-  execFileSync(
-    'npx',
-    ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-    {
-      cwd: path.join(root, 'web'),
-      stdio: 'inherit',
-    },
-  );
-  return outDir;
-}
-
-async function startDemoServer(webDir: string): Promise<{ origin: string; stop: () => void }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muri-lh-data-'));
-  const child = spawn(process.execPath, [path.join(root, 'server/dist/main.js')], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: webDir,
-      DEMO_CONTENT: '1',
-      DEMO_IMAGES: values['demo-images'],
-      // The text on the walls is read by background jobs; pages are measured without them.
-      JOBS_IN_SERVER: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${String(port)}`;
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${String(child.exitCode)})`);
-    try {
-      if ((await fetch(`${origin}/api/images?limit=1`)).ok) break;
-    } catch {
-      // Still seeding the demo content.
-    }
-    if (Date.now() > deadline) throw new Error('the demo server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return {
-    origin,
-    stop: () => {
-      child.kill('SIGTERM');
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function brotliSize(url: string): Promise<number> {
   const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
   return zlib.brotliCompressSync(bytes, {
@@ -131,8 +80,8 @@ async function brotliSize(url: string): Promise<number> {
 
 async function main(): Promise<void> {
   ensureServerBuild();
-  const webDir = buildWeb();
-  const server = await startDemoServer(webDir);
+  const webDir = values.web ?? buildWeb();
+  const server = await startDemoSite(webDir, values['demo-images']);
   const chrome = await chromeLauncher.launch({
     chromePath: values.chromium,
     chromeFlags: [
@@ -143,14 +92,12 @@ async function main(): Promise<void> {
     ],
   });
   try {
-    const first = (await (await fetch(`${server.origin}/api/images?limit=1`)).json()) as {
-      images: Array<{ id_image: number }>;
-    };
-    const imageId = first.images[0]?.id_image;
-    const pages = [
-      { name: 'home', url: `${server.origin}/` },
-      { name: 'image', url: `${server.origin}/image/${String(imageId)}` },
-    ];
+    const pages = (await goalPages(server.origin)).filter((page) =>
+      values.pages.split(',').includes(page.name),
+    );
+    const presets = (['mobile', 'desktop'] as const).filter((preset) =>
+      values.presets.split(',').includes(preset),
+    );
     const flags: Flags = {
       port: chrome.port,
       output: 'json',
@@ -163,7 +110,7 @@ async function main(): Promise<void> {
     );
     say('page   preset   perf  a11y  best  LCP ms  TBT ms  CLS    JS sent  JS brotli  admin code');
     for (const page of pages) {
-      for (const preset of ['mobile', 'desktop'] as const) {
+      for (const preset of presets) {
         const all: Figures[] = [];
         // A run Lighthouse could not measure (NO_NAVSTART and the like, seen on a busy machine)
         // has no figures: it is run again, up to as many extra times as runs asked for.
@@ -218,7 +165,7 @@ async function main(): Promise<void> {
   } finally {
     chrome.kill();
     server.stop();
-    fs.rmSync(webDir, { recursive: true, force: true });
+    if (values.web === undefined) fs.rmSync(webDir, { recursive: true, force: true });
   }
 }
 

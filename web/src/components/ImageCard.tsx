@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, type SyntheticEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { imageLinkLabel, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
@@ -34,10 +34,8 @@ export function ImageCard({
   eager = false,
   priority = false,
 }: ImageCardProps) {
-  const [loaded, setLoaded] = useState(false);
-  const seeLoaded = useLoadedAlready(setLoaded);
-  const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const slide = variant === 'slide';
+  const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const label = imageLinkLabel(image);
   return (
     <Box
@@ -71,7 +69,7 @@ export function ImageCard({
     >
       <Box
         component="img"
-        ref={seeLoaded}
+        ref={showIfLoaded}
         src={image.thumbnail_url}
         // Slides stay small; masonry columns can grow wide enough to want the display size.
         srcSet={slide ? undefined : `${image.thumbnail_url} 400w, ${image.display_url} 1280w`}
@@ -84,16 +82,13 @@ export function ImageCard({
         fetchPriority={priority ? 'high' : undefined}
         decoding="async"
         draggable={slide ? false : undefined}
-        onLoad={() => {
-          setLoaded(true);
-        }}
+        onLoad={showLoaded}
         sx={{
           display: 'block',
           width: '100%',
           height: '100%',
           objectFit: slide ? 'contain' : 'cover',
-          opacity: loaded ? 1 : 0,
-          transition: 'opacity 200ms',
+          ...fadeIn(200),
         }}
       />
       <Typography
@@ -116,17 +111,32 @@ export function ImageCard({
 }
 
 /**
- * A ref for an <img> that fades in on load: a picture already in the memory cache (the one the
- * server's first screen showed, web/src/main.tsx) is shown at once, not hidden for a frame and
- * faded in again. Set during the commit, so the first paint already has it.
+ * Pictures fade in once loaded, over their blurred placeholder. Whether one is loaded lives on
+ * the <img> itself (`data-loaded`), not in React state: a picture already in the memory cache
+ * (the one the server's first screen showed, web/src/boot.ts) is marked by its ref during the
+ * commit, so the first paint shows it, and no render follows. As state, that mark was a second
+ * render inside React's first commit, which also ran the page's effects (React Query's
+ * subscriptions and fetches) in that same task, and every loaded picture re-rendered its card
+ * with a class of its own for emotion to insert (goal 8: total blocking time).
  */
-export function useLoadedAlready(
-  setLoaded: (loaded: boolean) => void,
-): (img: HTMLImageElement | null) => void {
-  return useCallback(
-    (img: HTMLImageElement | null) => {
-      if (img !== null && img.complete && img.naturalWidth > 0) setLoaded(true);
-    },
-    [setLoaded],
-  );
+export function fadeIn(durationMs: number) {
+  return {
+    opacity: 0,
+    transition: `opacity ${String(durationMs)}ms`,
+    '&[data-loaded]': { opacity: 1 },
+  } as const;
+}
+
+function markLoaded(img: HTMLImageElement): void {
+  img.dataset['loaded'] = '';
+}
+
+/** The ref of a fading <img>: one already loaded is shown from the first paint. */
+export function showIfLoaded(img: HTMLImageElement | null): void {
+  if (img !== null && img.complete && img.naturalWidth > 0) markLoaded(img);
+}
+
+/** The `onLoad` of a fading <img>. */
+export function showLoaded(event: SyntheticEvent<HTMLImageElement>): void {
+  markLoaded(event.currentTarget);
 }

@@ -23,7 +23,6 @@ const arrowSx = {
   '&:hover': { bgcolor: 'rgba(18,18,18,0.9)' },
   width: { xs: 32, sm: 40 },
   height: { xs: 32, sm: 40 },
-  '&.Mui-disabled': { display: 'none' },
 } as const;
 
 /**
@@ -135,22 +134,23 @@ export function ImageCarousel({
           ))}
         </Box>
       </Box>
-      <IconButton
-        aria-label="Immagini precedenti"
-        onClick={previous}
-        disabled={!canScroll}
-        sx={{ ...arrowSx, left: 8 }}
-      >
-        <ChevronLeftIcon />
-      </IconButton>
-      <IconButton
-        aria-label="Immagini successive"
-        onClick={next}
-        disabled={!canScroll}
-        sx={{ ...arrowSx, right: 8 }}
-      >
-        <ChevronRightIcon />
-      </IconButton>
+      {/* Only when there is somewhere to go: drawn before embla starts (hidden, as disabled
+          buttons were), they were MUI buttons and emotion classes in every carousel's commit,
+          the page's first one included (goal 8: total blocking time). */}
+      {canScroll && (
+        <>
+          <IconButton
+            aria-label="Immagini precedenti"
+            onClick={previous}
+            sx={{ ...arrowSx, left: 8 }}
+          >
+            <ChevronLeftIcon />
+          </IconButton>
+          <IconButton aria-label="Immagini successive" onClick={next} sx={{ ...arrowSx, right: 8 }}>
+            <ChevronRightIcon />
+          </IconButton>
+        </>
+      )}
     </Box>
   );
 }

@@ -27,7 +27,7 @@ import {
 } from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
-import { useLoadedAlready } from '../components/ImageCard.js';
+import { fadeIn, showIfLoaded, showLoaded } from '../components/ImageCard.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { LazyTooltip } from '../components/LazyTooltip.js';
 import { Later } from '../components/Later.js';
@@ -64,21 +64,6 @@ const REACTION_ICONS: Record<Reaction['type'], { off: ReactNode; on: ReactNode }
 };
 
 /**
- * Whether the server's first screen, still in #root while React renders its first commit, shows
- * this picture already loaded (server/src/plugins/first-screen-shell.ts, `imageShell`: the same
- * srcset).
- */
-function firstScreenPictureLoaded(srcSet: string): boolean {
-  const picture = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
-  return (
-    picture !== null &&
-    picture.getAttribute('srcset') === srcSet &&
-    picture.complete &&
-    picture.naturalWidth > 0
-  );
-}
-
-/**
  * The picture at the largest size that fits the window. Its box has the picture's proportions
  * from the first paint (no jump) and shows the ThumbHash until the file arrives.
  */
@@ -89,11 +74,6 @@ function LargeImage({ image }: { image: ImageDetail }) {
   ];
   if (image.width > 1280) sources.push(`${image.image_url} ${image.width}w`);
   const srcSet = sources.join(', ');
-  // The server's first screen drew this very picture, and boot.ts waited for it to load: shown
-  // at once, not made visible by a second render inside React's first commit (which also ran the
-  // page's effects in that same task: goal 8, total blocking time).
-  const [loaded, setLoaded] = useState(() => firstScreenPictureLoaded(srcSet));
-  const seeLoaded = useLoadedAlready(setLoaded);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const ratio = image.width / Math.max(image.height, 1);
   return (
@@ -127,7 +107,9 @@ function LargeImage({ image }: { image: ImageDetail }) {
       >
         <Box
           component="img"
-          ref={seeLoaded}
+          // The server's first screen drew this very picture, and boot.ts waited for it to load:
+          // shown from React's first paint (components/ImageCard.tsx, fadeIn).
+          ref={showIfLoaded}
           src={image.display_url}
           srcSet={srcSet}
           sizes="(min-width: 1200px) 65vw, 100vw"
@@ -136,16 +118,13 @@ function LargeImage({ image }: { image: ImageDetail }) {
           alt={imageAltText(image)}
           fetchPriority="high"
           decoding="async"
-          onLoad={() => {
-            setLoaded(true);
-          }}
+          onLoad={showLoaded}
           sx={{
             display: 'block',
             width: '100%',
             height: '100%',
             objectFit: 'contain',
-            opacity: loaded ? 1 : 0,
-            transition: 'opacity 250ms',
+            ...fadeIn(250),
           }}
         />
       </Box>
