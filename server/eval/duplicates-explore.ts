@@ -1,10 +1,10 @@
 /*
- * Exploration of duplicate-grouping rules on stored readings (issue 9, step 5): reads the
+ * Exploration of duplicate-grouping rules on stored readings (issue 9, steps 5 and 7): reads the
  * per-picture analyses written by `npm run eval -- --dump FILE` and scores each rule over
  * every pair of pictures, groups made as the product makes them (connected components of the
  * accepted pairs), without reading or indexing again.
  *
- *   npx tsx eval/duplicates-explore.ts FILE [--misses]
+ *   npx tsx eval/duplicates-explore.ts FILE [--misses] [--false] [--text-pairs]
  *
  * Candidate generation (LSH buckets, hash probes) is left out: every pair is checked, so a
  * figure here is what the rule could give at best; the product's figure comes from the eval.
@@ -14,6 +14,7 @@ import {
   boundedLevenshtein,
   connectedComponents,
   signatureOf,
+  TEXT_SIMILARITY,
   verifyPair,
   type Signature,
 } from '../src/modules/duplicates/duplicates.signature.js';
@@ -140,7 +141,8 @@ function score(pairs: PairFeatures[], rule: Rule) {
 
 async function main(): Promise<void> {
   const file = process.argv[2];
-  if (file === undefined) throw new Error('usage: duplicates-explore.ts FILE [--misses]');
+  if (file === undefined)
+    throw new Error('usage: duplicates-explore.ts FILE [--misses] [--false] [--text-pairs]');
   const rows = JSON.parse(await fs.readFile(file, 'utf8')) as Dumped[];
   const signatures = new Map(rows.map((row) => [row.id_image, signatureOf(row)]));
   const pairs: PairFeatures[] = [];
@@ -196,6 +198,65 @@ async function main(): Promise<void> {
   for (const h of [14, 16, 18, 20]) {
     rules[`current, or words 0.8 >=8 with hash <=${h}`] = (p) =>
       current(p) || (p.containment >= 0.8 && p.matched >= 8 && p.hash !== null && p.hash <= h);
+  }
+  // Step 7: a Levenshtein match whose edits are mostly the difference in length is one text
+  // read with letters missing (in part); like the words-in-part rule, it then also needs the
+  // pictures to look alike. Variants of "mostly": a share of the shorter's length, or of the
+  // edit distance.
+  const lengthGap = (p: PairFeatures): number =>
+    Math.abs((p.sa.text?.length ?? 0) - (p.sb.text?.length ?? 0));
+  const shortRatio = (p: PairFeatures): number => {
+    const la = p.sa.text?.length ?? 0;
+    const lb = p.sb.text?.length ?? 0;
+    return Math.max(la, lb) === 0 ? 1 : Math.min(la, lb) / Math.max(la, lb);
+  };
+  const editDistance = (p: PairFeatures): number => {
+    const la = p.sa.text?.length ?? 0;
+    const lb = p.sb.text?.length ?? 0;
+    return Math.round((1 - (p.text ?? 0)) * Math.max(la, lb));
+  };
+  const closeHash = (p: PairFeatures, h: number) => p.hash !== null && p.hash <= h;
+  // Step 6's rule: the product's, with every Levenshtein match accepted whatever the hashes.
+  const levenshtein = (p: PairFeatures) =>
+    p.sa.text !== null && p.sb.text !== null && (p.text ?? 0) >= TEXT_SIMILARITY;
+  const step6: Rule = (p) => current(p) || levenshtein(p);
+  rules['step 6 (Levenshtein matches unguarded)'] = step6;
+  const textPair = (p: PairFeatures) => levenshtein(p) && verifyPair(p.sa, p.sb)?.kind !== 'visual';
+  const guarded =
+    (partial: (p: PairFeatures) => boolean, h: number): Rule =>
+    (p) =>
+      step6(p) && (!textPair(p) || !partial(p) || closeHash(p, h));
+  for (const h of [14, 16, 18, 20, 22, 24]) {
+    for (const r of [0.9, 0.85]) {
+      rules[`text pair needs hash <=${h} when shorter/longer < ${r}`] = guarded(
+        (p) => shortRatio(p) < r,
+        h,
+      );
+    }
+    for (const g of [1, 2]) {
+      rules[`text pair needs hash <=${h} when lengths differ by >=${g}`] = guarded(
+        (p) => lengthGap(p) >= g,
+        h,
+      );
+    }
+    rules[`text pair needs hash <=${h} when most edits are the length gap`] = guarded(
+      (p) => lengthGap(p) > 0 && 2 * lengthGap(p) > editDistance(p),
+      h,
+    );
+    rules[`text pair needs hash <=${h} when half the edits are the length gap`] = guarded(
+      (p) => lengthGap(p) > 0 && 2 * lengthGap(p) >= editDistance(p),
+      h,
+    );
+    rules[`every text pair needs hash <=${h}`] = guarded(() => true, h);
+  }
+  if (process.argv.includes('--text-pairs')) {
+    for (const p of pairs) {
+      if (!textPair(p)) continue;
+      console.log(
+        `text ${p.same ? 'same' : 'DIFF'} hash ${String(p.hash).padStart(4)} sim ${(p.text ?? 0).toFixed(2)} ` +
+          `gap ${lengthGap(p)} edits ${editDistance(p)} '${p.a.text_folded ?? ''}' | '${p.b.text_folded ?? ''}'`,
+      );
+    }
   }
   const hist = (pred: (p: PairFeatures) => boolean) => {
     const hs = pairs

@@ -309,6 +309,23 @@ describe('grouping', () => {
     expect(await groupOf(g)).toBeUndefined();
   });
 
+  it('keeps a writing apart from a longer one that begins with it, unless the pictures look alike', async () => {
+    // 'Votate con la testa La scuola siamo noi' read as its first words is 0.89 alike to the
+    // writing 'Votate con la testa': two letters more is as much as a word, so the pictures
+    // decide, and 28 bits apart they are other pictures.
+    const far = randomHash();
+    const a = await image('prefisso a', 'Votate con la testa', far, 92);
+    const b = await image('prefisso b', 'votate con la testa la', flipBits(far, 28), 90);
+    expect(await groupOf(a)).toBeUndefined();
+    expect(await groupOf(b)).toBeUndefined();
+    // A photo that lost a few letters of the same writing, 18 bits away (a crop): not clearly
+    // another picture, so it groups.
+    const near = randomHash();
+    const c = await image('prefisso c', 'Viola per sempre', near, 91);
+    const d = await image('prefisso d', 'ola per sempre', flipBits(near, 18), 89);
+    expect(await groupOf(c)).toEqual([c, d]);
+  });
+
   it('measures a reading in part word by word', () => {
     const words = (text: string) =>
       signatureOf({ id_image: 1, text_folded: foldText(text), phash: null }).words;

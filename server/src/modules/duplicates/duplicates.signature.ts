@@ -36,6 +36,15 @@
  * mamma casa e dove siete voi' on another wall, 18 bits apart in the evaluation set). Measured
  * on the evaluation sets of seeds 'other' and 'muri' (docs/READING.md, step 5).
  *
+ * Part or prefix. A writing can also begin or end another one: 'Votate con la testa' and
+ * 'Votate con la testa La scuola siamo noi' read as 'votate con la testa la' are 0.89 alike,
+ * and nothing in the two texts says whether the longer is a misreading of the shorter or
+ * another writing. When two similar texts differ in length by more than a slip
+ * (LENGTH_GAP_SLIPS), the pictures must not be clearly different either (PART_HASH_DISTANCE,
+ * under the first percentile of different pictures): looser than the missed-words rule's
+ * WORDS_HASH_DISTANCE, since the texts agree letter by letter, not just word by word.
+ * Measured on every pair of both evaluation sets (docs/READING.md, step 7).
+ *
  * Perceptual hash. The 64-bit DCT hash of jobs/image-analysis/phash.ts.
  * - Check: Hamming distance ≤ HASH_DISTANCE. Measured on demo wall pictures: re-encoding,
  *   resizing to 400 px, +15 % brightness and WebP gave 0–6 bits, a 3 % crop 6–12; 1,770 pairs
@@ -83,6 +92,19 @@ export const WORD_CONTAINMENT = 0.8;
 export const MIN_MATCHED_LETTERS = 8;
 /** Hamming distance up to which a missed-words pair counts (see the header). */
 export const WORDS_HASH_DISTANCE = 14;
+/**
+ * Letters by which two similar texts may differ in length before the text alone stops telling
+ * a misreading from another writing: one letter dropped or added is a slip, two or more are
+ * as much as a word ('la', 'di', 'un') read on one side only (see the header, Part or prefix).
+ */
+export const LENGTH_GAP_SLIPS = 1;
+/**
+ * Hamming distance up to which two pictures are not clearly different: under the first
+ * percentile of different pictures (22 bits, both on the demo walls measured for
+ * HASH_DISTANCE and on the evaluation sets of docs/READING.md, step 7). A text pair whose
+ * lengths differ by more than LENGTH_GAP_SLIPS needs this too.
+ */
+export const PART_HASH_DISTANCE = 20;
 /** Words compared per text: a wall covered in text would make the alignment quadratic. */
 const MAX_COMPARED_WORDS = 64;
 /** Shorter words are mostly function words and OCR specks ('e', 'di', 'pa'): not compared. */
@@ -195,7 +217,8 @@ function countsBound(a: Uint16Array, b: Uint16Array): number {
 
 /**
  * The precise check of a candidate pair: a text pair when both texts are usable and similar
- * enough; a visual pair when the hashes are close and either one image has no usable text or
+ * enough (and, when their lengths differ by more than a slip, the pictures not clearly
+ * different: Part or prefix in the header); a visual pair when the hashes are close and either one image has no usable text or
  * one reading is unsure and the two texts agree loosely; null otherwise (two confidently
  * different texts never group, however alike the walls look).
  */
@@ -205,11 +228,13 @@ export function verifyPair(a: Signature, b: Signature): VerifiedPair | null {
     const longer = Math.max(a.text.length, b.text.length);
     // A cheap lower bound of the edit distance rules most candidates out before the table.
     const bound = a.counts !== null && b.counts !== null ? countsBound(a.counts, b.counts) : 0;
+    const distance = hashDistance(a, b);
     if (bound <= Math.floor((1 - TEXT_SIMILARITY) * longer + 1e-9)) {
       const similarity = textSimilarity(a.text, b.text, TEXT_SIMILARITY);
-      if (similarity !== null) return { kind: 'text', similarity };
+      if (similarity !== null && (!partOrPrefix(a.text, b.text) || notClearlyDifferent(distance))) {
+        return { kind: 'text', similarity };
+      }
     }
-    const distance = hashDistance(a, b);
     if (distance !== null && distance <= WORDS_HASH_DISTANCE && readInPart(a.words, b.words)) {
       return { kind: 'visual', similarity: 1 - distance / 64 };
     }
@@ -220,6 +245,19 @@ export function verifyPair(a: Signature, b: Signature): VerifiedPair | null {
       : { kind: 'visual', similarity: visual };
   }
   return visual === null ? null : { kind: 'visual', similarity: visual };
+}
+
+/**
+ * Whether two texts differ in length by more than a slip: one may be the other read in part,
+ * or another writing that begins or ends with it (see the header).
+ */
+function partOrPrefix(a: string, b: string): boolean {
+  return Math.abs(a.length - b.length) > LENGTH_GAP_SLIPS;
+}
+
+/** Hashes within PART_HASH_DISTANCE; a missing hash proves nothing either way. */
+function notClearlyDifferent(distance: number | null): boolean {
+  return distance === null || distance <= PART_HASH_DISTANCE;
 }
 
 /**
