@@ -10,11 +10,17 @@ import { isIPv4, isIPv6 } from 'node:net';
 export function createViewerKeys(secret: string) {
   const key = createHmac('sha256', secret).update('muri-parlanti:views').digest();
 
+  // The day's salt, made once a day rather than once a view (every anonymous view asks).
+  let salted = { day: '', salt: Buffer.alloc(0) };
+  const saltOf = (day: string): Buffer => {
+    if (salted.day !== day) salted = { day, salt: createHmac('sha256', key).update(day).digest() };
+    return salted.salt;
+  };
+
   return {
     forUser: (userId: number) => `u:${userId}`,
     forAddress(ip: string, now: Date): string {
-      const day = now.toISOString().slice(0, 10);
-      const salt = createHmac('sha256', key).update(day).digest();
+      const salt = saltOf(now.toISOString().slice(0, 10));
       return `a:${createHmac('sha256', salt).update(truncateIp(ip)).digest('base64url').slice(0, 32)}`;
     },
   };

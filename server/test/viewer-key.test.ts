@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createViewerKeys } from '../src/modules/interactions/viewer-key.js';
+
+/* D5/D9: the keys that tell anonymous viewers apart, without keeping their addresses. */
+
+describe('viewer keys', () => {
+  const keys = createViewerKeys('a-secret-long-enough-for-the-test-0123456789');
+  const monday = new Date('2026-11-23T10:00:00Z');
+  const mondayNight = new Date('2026-11-23T23:59:59Z');
+  const tuesday = new Date('2026-11-24T00:00:01Z');
+
+  it('are the same for one network on one day, and change with the day', () => {
+    const first = keys.forAddress('203.0.113.7', monday);
+    expect(first).toMatch(/^a:[\w-]{32}$/);
+    expect(keys.forAddress('203.0.113.200', mondayNight)).toBe(first);
+    expect(keys.forAddress('::ffff:203.0.113.9', monday)).toBe(first);
+    expect(keys.forAddress('203.0.113.7', tuesday)).not.toBe(first);
+    // Back to the first day: the salt of that day again, not the last one made.
+    expect(keys.forAddress('203.0.113.7', monday)).toBe(first);
+    expect(keys.forAddress('198.51.100.7', monday)).not.toBe(first);
+    expect(first).not.toContain('203');
+  });
+
+  it('differ with the secret, and name logged-in viewers by their id', () => {
+    const other = createViewerKeys('another-secret-long-enough-for-the-test-987');
+    expect(other.forAddress('203.0.113.7', monday)).not.toBe(
+      keys.forAddress('203.0.113.7', monday),
+    );
+    expect(keys.forUser(42)).toBe('u:42');
+  });
+
+  it('group IPv6 addresses by their /48', () => {
+    const key = keys.forAddress('2001:db8:1234:1::1', monday);
+    expect(keys.forAddress('2001:db8:1234:ffff::2', monday)).toBe(key);
+    expect(keys.forAddress('2001:db8:1235::1', monday)).not.toBe(key);
+  });
+});
