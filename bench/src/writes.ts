@@ -111,6 +111,29 @@ async function cpuPerRequest(server: ServerHandle, kind: Kind): Promise<Cost> {
   return { all: (used.all * 1e6) / answers, main: (used.main * 1e6) / answers };
 }
 
+/**
+ * A run's results with the CPU each side used, in cores (CPU seconds per second): the reads can
+ * only be the server's measure while the load generator, one event loop, is not the busier.
+ */
+async function busy(
+  server: ServerHandle,
+  run: () => Promise<LoadResult[]>,
+): Promise<{ results: LoadResult[]; generator: number; main: number; all: number }> {
+  const started = performance.now();
+  const generator = process.cpuUsage();
+  const main = server.mainThreadCpuSeconds();
+  const all = server.cpuSeconds();
+  const results = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(generator);
+  return {
+    results,
+    generator: (used.user + used.system) / 1e6 / seconds,
+    main: (server.mainThreadCpuSeconds() - main) / seconds,
+    all: (server.cpuSeconds() - all) / seconds,
+  };
+}
+
 const readRate = (results: LoadResult[]) =>
   results
     .filter((r) => r.name === 'gallery' || r.name === 'detail')
@@ -145,33 +168,39 @@ async function main(): Promise<void> {
     try {
       await runReads(server, reads); // warm-up, not counted
       await drain(server);
-      const before = await runReads(server, reads);
+      const before = await busy(server, () => runReads(server, reads));
       await drain(server);
-      const mixed = await Promise.all([
-        runReads(server, reads),
-        runWrites(server, view, viewRate),
-        runWrites(server, like, likeRate),
-      ]).then(([r, v, l]) => [...r, v, l]);
+      const mixed = await busy(server, () =>
+        Promise.all([
+          runReads(server, reads),
+          runWrites(server, view, viewRate),
+          runWrites(server, like, likeRate),
+        ]).then(([r, v, l]) => [...r, v, l]),
+      );
       await drain(server);
-      const after = await runReads(server, reads);
+      const after = await busy(server, () => runReads(server, reads));
 
-      for (const [label, results] of [
+      for (const [label, run] of [
         ['reads alone', before],
         ['reads with the writes', mixed],
         ['reads alone again', after],
       ] as const) {
         say(`\n${label}:`);
-        printTable([...results]);
+        printTable([...run.results]);
+        say(
+          `CPU, in cores: the load generator (this process) ${run.generator.toFixed(2)}, ` +
+            `the server's main thread ${run.main.toFixed(2)}, all its threads ${run.all.toFixed(2)}`,
+        );
       }
-      const alone = (readRate(before) + readRate(after)) / 2;
-      const withWrites = readRate(mixed);
+      const alone = (readRate(before.results) + readRate(after.results)) / 2;
+      const withWrites = readRate(mixed.results);
       const loss = 1 - withWrites / alone;
       say(
         `\nreads: ${alone.toFixed(0)} req/s alone (mean of the two runs), ` +
           `${withWrites.toFixed(0)} req/s with the writes: ${(loss * 100).toFixed(1)} % lost ` +
           `(goal ≤ ${String(MAX_READ_LOSS * 100)} %)`,
       );
-      for (const write of mixed.filter((r) => r.name === 'view' || r.name === 'like')) {
+      for (const write of mixed.results.filter((r) => r.name === 'view' || r.name === 'like')) {
         const asked = write.name === 'view' ? viewRate : likeRate;
         say(
           `${write.name}s: ${write.requestsPerSecond.toFixed(0)}/s done of ${String(asked)}/s asked, ` +
