@@ -80,7 +80,9 @@ describe('public lists kept for anonymous visitors', () => {
 
   it("writes a viewer's reactions into the kept list, the rest byte for byte the same", async () => {
     const carla = await createUser(t.app);
-    const other = await uploadImage(t.app, alice, { title: 'Muro del mercato' });
+    // Listed before the other, and longer in bytes than in characters: the reactions are
+    // written at byte offsets, which this title moves.
+    const other = await uploadImage(t.app, alice, { title: 'Muro del mercato — perché sì 🎨' });
     await approve(t.app, other.id_image);
     for (const [id, type] of [
       [shown, 2],

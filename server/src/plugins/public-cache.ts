@@ -26,7 +26,7 @@ export const PUBLIC_CACHE_TTL_MS = 1000;
 // one computation), which is how bench/ measures the queries themselves.
 /**
  * A 120-image page is about 90 KB of JSON: this keeps the few hundred busiest pages at most
- * (counted in JSON characters).
+ * (counted in bytes).
  */
 const MAX_BYTES = 16 * 1024 * 1024;
 
@@ -65,26 +65,30 @@ export interface PublicCache {
 
 /**
  * Where a viewer's own reactions go in a kept list: every image of an anonymous answer says
- * `"interactions":[]`, in the order of `ids`; `cuts` are the offsets of those `]`. The JSON
- * is spliced, not rebuilt: serialising a 120-image page again for every logged-in request
- * cost as much as computing it (issue 8, goal 1). The sequence cannot occur inside a JSON
- * string, whose quotes are escaped.
+ * `"interactions":[]`, in the order of `ids`; `cuts` are the byte offsets of those `]`. The
+ * JSON is spliced, not rebuilt: serialising a 120-image page again for every logged-in
+ * request cost as much as computing it (issue 8, goal 1). The sequence cannot occur inside a
+ * JSON string, whose quotes are escaped.
  */
 interface Slots {
   ids: number[];
   cuts: number[];
 }
 
-/** An anonymous answer: its JSON, sent as it is, and where a viewer's reactions would go. */
+/**
+ * An anonymous answer: its JSON, sent as it is, and where a viewer's reactions would go. Kept
+ * as UTF-8 bytes, not as a string: a string is encoded again for every request, which for a
+ * 90 KB page cost as much as a fifth of the whole answer (issue 8, goal 1).
+ */
 interface Answer {
-  body: string;
+  body: Buffer;
   /** Null for an answer that is not a list of images (or does not look as expected). */
   slots: Slots | null;
 }
 
-const EMPTY_OWN = '"interactions":[]';
+const EMPTY_OWN = Buffer.from('"interactions":[]');
 
-function findSlots(value: unknown, body: string): Slots | null {
+function findSlots(value: unknown, body: Buffer): Slots | null {
   const images = (value as { images?: unknown } | null)?.images;
   if (!Array.isArray(images)) return null;
   const ids = images.map((image) => (image as { id_image?: unknown }).id_image);
@@ -98,22 +102,22 @@ function findSlots(value: unknown, body: string): Slots | null {
 
 /** The kept body with each image's own reactions written between its brackets. */
 function spliceOwn(
-  body: string,
+  body: Buffer,
   slots: Slots,
   own: ReadonlyMap<number, readonly object[]>,
-): string {
+): Buffer {
   if (own.size === 0) return body;
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   let from = 0;
   slots.ids.forEach((id, index) => {
     const mine = own.get(id);
     const cut = slots.cuts[index];
     if (mine === undefined || mine.length === 0 || cut === undefined) return;
-    parts.push(body.slice(from, cut), JSON.stringify(mine).slice(1, -1));
+    parts.push(body.subarray(from, cut), Buffer.from(JSON.stringify(mine).slice(1, -1)));
     from = cut;
   });
-  parts.push(body.slice(from));
-  return parts.join('');
+  parts.push(body.subarray(from));
+  return Buffer.concat(parts);
 }
 
 interface Entry extends Answer {
@@ -159,9 +163,9 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
     const computed = compute()
       .then((value) => {
         const serialised = reply.serialize(value);
-        // The route's schema serialiser makes a string; Buffers only come from elsewhere.
-        const body =
-          typeof serialised === 'string' ? serialised : new TextDecoder().decode(serialised);
+        const body = Buffer.isBuffer(serialised)
+          ? serialised
+          : Buffer.from(typeof serialised === 'string' ? serialised : new Uint8Array(serialised));
         const answer: Answer = { body, slots: findSlots(value, body) };
         if (generation === started) keep(key, answer);
         return answer;
