@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../server/src/db/database.js';
 import { createSearchService } from '../../server/src/modules/search/search.service.js';
-import { dropCatalogue, generateCatalogue } from './generate.js';
+import { dropCatalogue, generateCatalogue, readCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
 
 /*
@@ -13,6 +13,7 @@ import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
  * printed. A quick check of the fallback's cost, not a load test (see run.ts for those).
  *
  *   npm run bench:search-fallback -- [--engine sqlite|postgres] [--images 10000]
+ *   npm run bench:search-fallback -- --data /tmp/muri-bench-XXXX   (a kept catalogue, e.g. 1M)
  */
 
 const fail = failer('search-fallback');
@@ -20,6 +21,7 @@ const { values } = parseArgs({
   options: {
     engine: { type: 'string', default: 'sqlite' },
     images: { type: 'string', default: '10000' },
+    data: { type: 'string' },
     'postgres-url': POSTGRES_URL_OPTION,
   },
 });
@@ -30,10 +32,15 @@ const postgresUrl = values['postgres-url'];
 
 const RUNS = 15;
 
-const catalogue = await generateCatalogue({ engine, images, postgresUrl });
+// A kept catalogue (`npm run bench -- --size 1m --generate-only`) is read, not generated, and
+// left in place at the end.
+const catalogue =
+  values.data === undefined
+    ? await generateCatalogue({ engine, images, postgresUrl })
+    : await readCatalogue(values.data);
 const database = openDatabase(
-  engine === 'postgres'
-    ? { kind: 'postgres', url: catalogue.databaseUrl ?? '' }
+  catalogue.databaseUrl !== undefined
+    ? { kind: 'postgres', url: catalogue.databaseUrl }
     : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
 );
 try {
@@ -43,7 +50,7 @@ try {
   const slipped = `${common.slice(0, 2)}x${common.slice(3)}`;
   const queries = [common, slipped, `${slipped} parole`, 'librta', 'ombrellone', 'muri parlantx'];
   console.log(
-    `${String(images)} images on ${engine}; common word '${common}' ` +
+    `${String(catalogue.meta.images)} images on ${database.dialect}; common word '${common}' ` +
       `in ${(100 * catalogue.meta.commonWordShare).toFixed(0)} % of them`,
   );
   for (const query of queries) {
@@ -66,5 +73,5 @@ try {
   }
 } finally {
   await database.close();
-  await dropCatalogue(catalogue, postgresUrl);
+  if (values.data === undefined) await dropCatalogue(catalogue, postgresUrl);
 }
