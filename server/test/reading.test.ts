@@ -10,10 +10,12 @@ import {
   searchQuery,
   wordAccuracy,
 } from '../eval/metrics.js';
-import { readingScore, wellFormed } from '../src/jobs/image-analysis/ocr.js';
+import { mayEndReading, readingScore, wellFormed } from '../src/jobs/image-analysis/ocr.js';
 import {
   closeMask,
+  lightGain,
   paintCandidates,
+  type PaintCandidate,
   rawRgb,
   readingScale,
   TARGET_LETTER_HEIGHT,
@@ -106,6 +108,51 @@ describe('closeMask', () => {
   });
 });
 
+/**
+ * A pale wall with a light writing whose right half lies in a cast shadow: as lit, its paint
+ * is two colours, the shadowed half close to the lit wall's colour.
+ */
+async function shadowedWall(): Promise<Buffer> {
+  const width = 1200;
+  const height = 800;
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = 11;
+  for (let i = 0; i < width * height; i += 1) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const grain = (state >>> 24) % 16;
+    pixels[i * 3] = 120 + grain;
+    pixels[i * 3 + 1] = 110 + grain;
+    pixels[i * 3 + 2] = 100 + grain;
+  }
+  const writing = await sharp({
+    text: {
+      text: '<span foreground="#f4f0e0">NON MOLLARE MAI</span>',
+      font: 'Permanent Marker 70',
+      fontfile: MARKER_FONT,
+      rgba: true,
+    },
+  })
+    .png()
+    .toBuffer();
+  const lit = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .composite([{ input: writing, top: 330, left: 150 }])
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  // The shadow: the right half of the picture gets 45 % of the light.
+  for (let y = 0; y < height; y += 1) {
+    for (let x = width / 2; x < width; x += 1) {
+      for (let c = 0; c < 3; c += 1) {
+        const i = (y * width + x) * 3 + c;
+        lit[i] = Math.round((lit[i] ?? 0) * 0.45);
+      }
+    }
+  }
+  return sharp(lit, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
 describe('paint masks', () => {
   /**
    * A rough wall (noise), grey joints running across the picture, a blue sticker and a red
@@ -167,6 +214,75 @@ describe('paint masks', () => {
     );
     const scaled = first.letterHeight * readingScale(first);
     expect(Math.abs(scaled - TARGET_LETTER_HEIGHT)).toBeLessThan(TARGET_LETTER_HEIGHT * 0.25);
+  });
+
+  it('evens out the light falling on the wall', async () => {
+    const rgb = await rawRgb(await shadowedWall(), 800);
+    const gain = lightGain(rgb);
+    // Far from the writing and the shadow's edge, the shadowed wall is raised to the lit
+    // one's light: 45 % of the sRGB value is about a fifth of the linear light.
+    const litGain = gain[100 * rgb.width + 100] ?? 0;
+    const shadowGain = gain[100 * rgb.width + 700] ?? 0;
+    expect(shadowGain / litGain).toBeGreaterThan(4);
+    expect(shadowGain / litGain).toBeLessThan(6);
+  });
+
+  it('makes one mask of a writing half in shadow, and no two masks alike', async () => {
+    const rgb = await rawRgb(await shadowedWall(), 800);
+    const candidates = paintCandidates(rgb);
+    // The writing spans x 100–570 at 800 px, across the shadow's edge at 400: as lit, its two
+    // halves are two colours; with the light evened out, one.
+    const whole = candidates.find((c) => c.box.left < 200 && c.box.right > 500);
+    expect(whole).toBeDefined();
+    expect(whole?.components).toBeGreaterThanOrEqual(12);
+    // No mask has most of its paint in a better-ranked one.
+    for (const [i, mask] of candidates.entries()) {
+      for (const better of candidates.slice(0, i)) {
+        let shared = 0;
+        let paint = 0;
+        for (let p = 0; p < mask.mask.length; p += 1) {
+          shared += (mask.mask[p] ?? 0) & (better.mask[p] ?? 0);
+          paint += mask.mask[p] ?? 0;
+        }
+        expect(shared / paint).toBeLessThanOrEqual(0.8);
+      }
+    }
+  });
+});
+
+describe('when a reading may end', () => {
+  /** A candidate whose mask is the given columns of a 10 × 1 picture (the rest unused). */
+  function columns(...on: number[]): PaintCandidate {
+    const mask = new Uint8Array(10);
+    for (const x of on) mask[x] = 1;
+    return { mask, width: 10, height: 1 } as PaintCandidate;
+  }
+
+  it('does not end on a mask that is mostly part of one read after it', () => {
+    const half = columns(0, 1, 2, 3, 4);
+    const whole = columns(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    const other = columns(8, 9);
+    // The part first: its reading may be the writing cut short, so the whole is read too.
+    expect(mayEndReading([half, whole, other])).toEqual([false, true, true]);
+    // The whole first: a later part adds nothing to wait for.
+    expect(mayEndReading([whole, half])).toEqual([true, true]);
+    // Disjoint masks (one clustering's) end the reading as before.
+    expect(mayEndReading([half, other])).toEqual([true, true]);
+    // Sharing less than SAME_MASK_SHARE (0.8) of its paint is another mask, not a part.
+    expect(mayEndReading([columns(0, 1, 2, 3, 4), columns(1, 2, 3, 4, 5, 6)])).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  it('waits for the whole of a writing half in shadow when its lit half ranks first', async () => {
+    const candidates = paintCandidates(await rawRgb(await shadowedWall(), 800)).slice(0, 3);
+    // As made: the lit half's mask (x 100–400 at 800 px) ranks above the whole writing's, so
+    // a confident reading of the half must not end the reading before the whole is read.
+    expect(candidates[0]?.box.right).toBeLessThan(420);
+    expect(candidates[1]?.box.left).toBeLessThan(200);
+    expect(candidates[1]?.box.right).toBeGreaterThan(500);
+    expect(mayEndReading(candidates).slice(0, 2)).toEqual([false, true]);
   });
 });
 

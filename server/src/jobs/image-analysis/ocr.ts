@@ -3,7 +3,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
-import { candidateImage, greyImage, paintCandidates, rawRgb, readingScale } from './paint.js';
+import {
+  candidateImage,
+  greyImage,
+  paintCandidates,
+  rawRgb,
+  readingScale,
+  SAME_MASK_SHARE,
+  sharedShare,
+  type PaintCandidate,
+} from './paint.js';
 import { foldWord, isItalianWord, nearestItalianWord, wordLetters } from './words.js';
 
 /*
@@ -141,31 +150,38 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
    * One decode of the photo serves every reading. The masks are read best-ranked first
    * (paint.ts candidateScore), at most MAX_MASK_READINGS of them, then the grey picture as the
    * fallback for writing no mask holds; the first reading that is confident and made of
-   * Italian words ends it (wellFormed). Of the readings made, readingScore picks one.
+   * Italian words ends it (wellFormed), unless its mask is part of one still to be read
+   * (mayEndReading). Of the readings made, readingScore picks one.
    */
   async function recognizeNow(image: Buffer): Promise<OcrResult> {
     // Decoded at the largest size any candidate needs, so no candidate is an upscaled one.
     const decodeSize = Math.max(maskSize ?? 0, ...targetSizes);
     if (decodeSize <= 0) return { text: '', confidence: 0 };
     const rgb = await rawRgb(image, decodeSize);
-    const steps: Array<() => Promise<Buffer>> = [];
+    const steps: Array<{ prepare: () => Promise<Buffer>; final: boolean }> = [];
     if (maskSize !== null) {
-      for (const candidate of paintCandidates(rgb).slice(0, MAX_MASK_READINGS)) {
-        steps.push(() => candidateImage(candidate, readingScale(candidate), STROKE_CLOSING));
-      }
+      const masks = paintCandidates(rgb).slice(0, MAX_MASK_READINGS);
+      const final = mayEndReading(masks);
+      masks.forEach((candidate, index) => {
+        steps.push({
+          prepare: () => candidateImage(candidate, readingScale(candidate), STROKE_CLOSING),
+          final: final[index] ?? true,
+        });
+      });
     }
-    for (const size of targetSizes) steps.push(() => greyImage(rgb, size));
+    for (const size of targetSizes)
+      steps.push({ prepare: () => greyImage(rgb, size), final: true });
     let best: OcrResult = { text: '', confidence: 0 };
     let bestScore = -1;
-    for (const prepare of steps) {
-      const result = await recognizeAt(await prepare());
+    for (const step of steps) {
+      const result = await recognizeAt(await step.prepare());
       options.onReading?.();
       const score = readingScore(result);
       if (score > bestScore) {
         best = result;
         bestScore = score;
       }
-      if (wellFormed(result)) break;
+      if (step.final && wellFormed(result)) break;
     }
     return best;
   }
@@ -242,6 +258,24 @@ async function startWorker(langPath: string): Promise<Tesseract.Worker> {
     user_defined_dpi: '300',
   });
   return tesseract;
+}
+
+/**
+ * For each mask to be read, in order, whether a well-formed reading of it may end the
+ * reading: not when most of its paint (SAME_MASK_SHARE) lies in a mask read after it. Pooling
+ * the masks of the colours as lit and evened out (paint.ts) makes such pairs, one clustering
+ * holding part of a writing that the other holds whole, and the part can rank first: a
+ * confident reading of it ('LA MIA CASA' of 'IL MIO QUARTIERE, LA MIA CASA') then ended the
+ * reading before the whole was read. Read both, readingScore prefers the whole, and still
+ * picks the part when the larger mask is the writing plus texture and reads worse
+ * (docs/READING.md, step 8). The masks of one clustering are disjoint, so this costs readings
+ * only where the two clusterings' masks overlap.
+ */
+export function mayEndReading(masks: readonly PaintCandidate[]): boolean[] {
+  return masks.map(
+    (mask, index) =>
+      !masks.slice(index + 1).some((later) => sharedShare(mask.mask, later.mask) > SAME_MASK_SHARE),
+  );
 }
 
 /**

@@ -15,9 +15,14 @@ import sharp from 'sharp';
  * alignment) and ranked by how much it looks like writing, so the caller reads only the
  * likeliest ones (ocr.ts).
  *
+ * The colours are clustered twice: as lit, and with the light evened out (lightGain), since
+ * a shadow or a light gradient across a writing splits its paint into two colours; the masks
+ * of both clusterings are ranked together, a mask nearly the same as a better-ranked one
+ * dropped (docs/READING.md, step 6).
+ *
  * Everything is plain arithmetic on raw pixels (sharp only decodes and encodes), deterministic
- * (a fixed-seed k-means++); it costs about 0.16 s of a busy 2-core machine per picture at
- * 800 px, a fraction of the readings it feeds.
+ * (a fixed-seed k-means++); it costs about 0.3 s of a busy 2-core machine per picture at
+ * 800 px (both clusterings), a fraction of the readings it feeds.
  */
 
 /** Colour clusters: the wall's two or three tones, the paint, and room for a doodle or shadow. */
@@ -88,13 +93,54 @@ export interface PaintCandidate {
 }
 
 /**
- * The candidate paint masks of a decoded photo, the likeliest writing first (candidateScore).
- * Empty when no colour cluster looks like writing.
+ * The candidate paint masks of a decoded photo, the likeliest writing first (candidateScore),
+ * from the colours as lit and with the light evened out. Where both clusterings make nearly
+ * the same mask (the writing on an evenly lit wall), only the better-ranked one is kept, so
+ * the few masks read are different ones. Empty when no colour cluster looks like writing.
  */
 export function paintCandidates(rgb: RawImage): PaintCandidate[] {
   const count = rgb.width * rgb.height;
-  const lab = toLab(rgb);
-  const { labels, centres } = kmeans(lab, count, CLUSTERS);
+  const asLit = kmeans(toLab(rgb), count, CLUSTERS);
+  const plain = clusterCandidates(rgb, asLit.labels, asLit.centres);
+  const evened = kmeans(toLab(rgb, lightGain(rgb)), count, CLUSTERS);
+  const flat = clusterCandidates(rgb, evened.labels, evened.centres);
+  const pooled = [...plain, ...flat].sort((a, b) => b.score - a.score);
+  const kept: PaintCandidate[] = [];
+  for (const candidate of pooled) {
+    if (!kept.some((other) => sharedShare(candidate.mask, other.mask) > SAME_MASK_SHARE)) {
+      kept.push(candidate);
+    }
+  }
+  return kept;
+}
+
+/**
+ * A mask whose paint lies in a better-ranked mask for more than this share adds nothing worth
+ * a reading. A share of the mask, not of the union: the whole of a writing half in shadow
+ * still counts as new next to a better-ranked mask of its lit half (and the lit half, read
+ * first, does not end the reading: ocr.ts mayEndReading).
+ */
+export const SAME_MASK_SHARE = 0.8;
+
+/** The share of mask `a`'s paint that is also paint in mask `b` (same picture). */
+export function sharedShare(a: Uint8Array, b: Uint8Array): number {
+  let both = 0;
+  let paint = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] ?? 0;
+    both += x & (b[i] ?? 0);
+    paint += x;
+  }
+  return paint === 0 ? 1 : both / paint;
+}
+
+/** One candidate per colour cluster of plausible size whose cleaned mask keeps some paint. */
+function clusterCandidates(
+  rgb: RawImage,
+  labels: Uint8Array,
+  centres: Float32Array,
+): PaintCandidate[] {
+  const count = rgb.width * rgb.height;
   const sizes = new Uint32Array(CLUSTERS);
   for (let i = 0; i < count; i += 1) sizes[labels[i] ?? 0] = (sizes[labels[i] ?? 0] ?? 0) + 1;
   let largest = 0;
@@ -330,14 +376,101 @@ function labF(t: number): number {
   return t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116;
 }
 
-/** CIE Lab (D65) of every pixel, three floats per pixel. */
-export function toLab(rgb: RawImage): Float32Array {
+/**
+ * Blocks of the light estimate per long side: at 800 px, blocks of 32 px, wider than a
+ * stroke is thick, so a block's median is the wall's and not the paint's, and narrow enough to
+ * follow a cast shadow's soft edge.
+ */
+const LIGHT_BLOCKS = 25;
+/** Light is raised at most this much: beyond it, it is the camera's noise that is raised. */
+const MAX_LIGHT_GAIN = 4;
+
+/**
+ * The factor, per pixel, that evens out the light falling on the wall (flat-field
+ * correction): the renderer's and real photos' uneven light (gradients, vignettes, cast
+ * shadows) makes one paint two colours, lit and in shadow, which then fall into two
+ * clusters, or into the shadowed wall's. The wall's light is the median luminance of blocks
+ * wider than a stroke, smoothed over the neighbouring blocks and interpolated between block
+ * centres; each pixel's linear light is multiplied by the picture's median light over it.
+ */
+export function lightGain(rgb: RawImage): Float32Array {
+  const { width, height, data } = rgb;
+  const block = Math.max(8, Math.round(Math.max(width, height) / LIGHT_BLOCKS));
+  const columns = Math.ceil(width / block);
+  const rows = Math.ceil(height / block);
+  const medians = new Float32Array(columns * rows);
+  const histogram = new Uint32Array(256);
+  for (let by = 0; by < rows; by += 1) {
+    for (let bx = 0; bx < columns; bx += 1) {
+      histogram.fill(0);
+      let pixels = 0;
+      for (let y = by * block; y < Math.min(height, (by + 1) * block); y += 1) {
+        for (let x = bx * block; x < Math.min(width, (bx + 1) * block); x += 1) {
+          const i = (y * width + x) * 3;
+          const luma = Math.round(
+            0.2126 * (data[i] ?? 0) + 0.7152 * (data[i + 1] ?? 0) + 0.0722 * (data[i + 2] ?? 0),
+          );
+          histogram[luma] = (histogram[luma] ?? 0) + 1;
+          pixels += 1;
+        }
+      }
+      medians[by * columns + bx] = LINEAR[percentile(histogram, pixels / 2, false)] ?? 0;
+    }
+  }
+  // Each block's light as the median of its 3 × 3 neighbourhood: a block mostly of paint (a
+  // huge letter's thick stroke, a dense line of bold letters) is outvoted by the wall around
+  // it, while a shadow's edge, a step, stays where it is (a mean would smear it over three
+  // blocks, and the paint over its neighbours).
+  const smooth = new Float32Array(columns * rows);
+  const neighbours: number[] = [];
+  for (let by = 0; by < rows; by += 1) {
+    for (let bx = 0; bx < columns; bx += 1) {
+      neighbours.length = 0;
+      for (let dy = -1; dy <= 1; dy += 1) {
+        for (let dx = -1; dx <= 1; dx += 1) {
+          const x = bx + dx;
+          const y = by + dy;
+          if (x < 0 || y < 0 || x >= columns || y >= rows) continue;
+          neighbours.push(medians[y * columns + x] ?? 0);
+        }
+      }
+      neighbours.sort((a, b) => a - b);
+      smooth[by * columns + bx] = neighbours[Math.floor(neighbours.length / 2)] ?? 0;
+    }
+  }
+  const target = [...smooth].sort((a, b) => a - b)[Math.floor(smooth.length / 2)] ?? 0;
+  const gain = new Float32Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    // Bilinear between block centres; beyond the outer centres the edge value holds.
+    const fy = Math.min(rows - 1, Math.max(0, (y + 0.5) / block - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(rows - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < width; x += 1) {
+      const fx = Math.min(columns - 1, Math.max(0, (x + 0.5) / block - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(columns - 1, x0 + 1);
+      const wx = fx - x0;
+      const light =
+        (1 - wy) *
+          ((1 - wx) * (smooth[y0 * columns + x0] ?? 0) + wx * (smooth[y0 * columns + x1] ?? 0)) +
+        wy * ((1 - wx) * (smooth[y1 * columns + x0] ?? 0) + wx * (smooth[y1 * columns + x1] ?? 0));
+      const factor = light <= 0 ? MAX_LIGHT_GAIN : target / light;
+      gain[y * width + x] = Math.min(MAX_LIGHT_GAIN, factor);
+    }
+  }
+  return gain;
+}
+
+/** CIE Lab (D65) of every pixel, three floats per pixel, its light first multiplied by `gain`. */
+export function toLab(rgb: RawImage, gain?: Float32Array): Float32Array {
   const count = rgb.width * rgb.height;
   const out = new Float32Array(count * 3);
   for (let i = 0; i < count; i += 1) {
-    const r = LINEAR[rgb.data[i * 3] ?? 0] ?? 0;
-    const g = LINEAR[rgb.data[i * 3 + 1] ?? 0] ?? 0;
-    const b = LINEAR[rgb.data[i * 3 + 2] ?? 0] ?? 0;
+    const g0 = gain?.[i] ?? 1;
+    const r = (LINEAR[rgb.data[i * 3] ?? 0] ?? 0) * g0;
+    const g = (LINEAR[rgb.data[i * 3 + 1] ?? 0] ?? 0) * g0;
+    const b = (LINEAR[rgb.data[i * 3 + 2] ?? 0] ?? 0) * g0;
     const fx = labF((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
     const fy = labF(0.2126 * r + 0.7152 * g + 0.0722 * b);
     const fz = labF((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
