@@ -160,6 +160,46 @@ describe('public lists kept for anonymous visitors', () => {
     expect((await get('/api/images')).body).toContain('Titolo scritto a mano');
   });
 
+  it("keeps an image's page for anonymous visitors; its uploader and reacting users get theirs afresh", async () => {
+    const image = await uploadImage(t.app, alice, { title: 'Muro della darsena' });
+    const page = `/api/images/${image.id_image}`;
+    // Under review: hidden from visitors, and that refusal is not kept.
+    expect((await get(page)).statusCode).toBe(404);
+    expect((await get(page, alice.token)).json<{ titolo_img: string }>().titolo_img).toBe(
+      'Muro della darsena',
+    );
+    await approve(t.app, image.id_image);
+    const kept = await get(page);
+    expect(kept.statusCode).toBe(200);
+    expect(kept.headers['content-type']).toBe('application/json; charset=utf-8');
+
+    const dario = await createUser(t.app);
+    const liked = await t.app.inject({
+      method: 'POST',
+      url: `${page}/interactions`,
+      headers: bearer(dario.token),
+      payload: { id_tipo_interazione: 1 },
+    });
+    expect(liked.json()).toEqual({ action: 'added' });
+    // Dario sees his like and the new count at once; visitors get the kept page for the second.
+    const his = (await get(page, dario.token)).json<{ likes_count: number; interactions: Own }>();
+    expect(his.likes_count).toBe(1);
+    expect(his.interactions).toEqual([{ id_tipo_interazione: 1, id_utente: dario.id }]);
+    expect((await get(page)).body).toBe(kept.body);
+    now += PUBLIC_CACHE_TTL_MS;
+    expect((await get(page)).json<{ likes_count: number }>().likes_count).toBe(1);
+
+    // A change through the API shows at once.
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/images/${image.id_image}`,
+      headers: bearer(adminToken),
+      payload: { titolo_img: 'Muro del faro' },
+    });
+    expect(edit.statusCode).toBe(200);
+    expect((await get(page)).json<{ titolo_img: string }>().titolo_img).toBe('Muro del faro');
+  });
+
   it('keeps no refusal: a gallery that did not exist is served once it does', async () => {
     const missing = await get('/api/categories/4242/images');
     expect(missing.statusCode).toBe(404);

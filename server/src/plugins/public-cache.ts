@@ -5,7 +5,8 @@ import type { UserRow } from '../db/tables.js';
 
 /*
  * The lists of approved images that every anonymous visitor gets alike (the galleries,
- * trending, search, related images) are kept for a moment as ready JSON and sent as they are.
+ * trending, search, related images), and an approved image's own page, are kept for a moment
+ * as ready JSON and sent as they are.
  * Why: a gallery page of 120 images costs about a millisecond of database work and as much
  * again to shape and serialise, while the busiest pages (the home page's, a popular
  * category's) are the same bytes for everybody; sending kept bytes costs what the bench's
@@ -16,8 +17,8 @@ import type { UserRow } from '../db/tables.js';
  * Freshness: every successful change made through the API (an upload, a moderation decision, an
  * edit, a deletion, an account change) empties the cache before its answer leaves, so whoever
  * made a change sees it at once. Reactions, views and downloads do not (at a thousand views a
- * second they would empty it all the time; the counts in a kept list may therefore be up to
- * PUBLIC_CACHE_TTL_MS old, and the image's own page is never kept), nor do logins and new
+ * second they would empty it all the time; the counts in a kept answer may therefore be up to
+ * PUBLIC_CACHE_TTL_MS old, while a viewer's own reactions never are), nor do logins and new
  * accounts, which change no public list. Changes made outside this process (a job
  * worker of its own) show within the same bound.
  */

@@ -222,7 +222,13 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         response: { 200: ImageDetail, ...errorResponses(400, 401, 404) },
       },
     },
-    (request) => images.detail(request.params.id, request.user),
+    async (request, reply) => {
+      // An anonymous visitor's page of an image is kept like the lists: a popular picture's page
+      // is the same bytes for everyone. Logged-in viewers get theirs afresh (their reactions,
+      // and an uploader's or administrator's view of a picture under review).
+      await publicCache.send(request, reply, (viewer) => images.detail(request.params.id, viewer));
+      return reply;
+    },
   );
 
   app.get(
