@@ -79,7 +79,7 @@ interface Slots {
 /**
  * An anonymous answer: its JSON, sent as it is, and where a viewer's reactions would go. Kept
  * as UTF-8 bytes, not as a string: a string is encoded again for every request, which for a
- * 90 KB page cost as much as a fifth of the whole answer (issue 8, goal 1).
+ * 90 KB page was half the CPU of the whole answer (issue 8, goal 1).
  */
 interface Answer {
   body: Buffer;
