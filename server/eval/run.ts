@@ -151,8 +151,6 @@ async function analysisCodeKey(): Promise<string> {
 }
 
 interface OcrStats {
-  /** Tesseract readings made by the fresh recognitions (a picture takes one or more). */
-  readings: number;
   fresh: number;
   cached: number;
   seconds: number;
@@ -264,14 +262,8 @@ async function main(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'muri-eval-'));
   const database = await throwawayDatabase(options.engine, dataDir);
   const handle = openDatabase(database.config);
-  const stats: OcrStats = { readings: 0, fresh: 0, cached: 0, seconds: 0 };
-  const engines = Array.from({ length: options.parallel }, () =>
-    createOcrEngine({
-      onReading: () => {
-        stats.readings += 1;
-      },
-    }),
-  );
+  const stats: OcrStats = { fresh: 0, cached: 0, seconds: 0 };
+  const engines = Array.from({ length: options.parallel }, () => createOcrEngine());
   const ocr = cachedOcr(pooledOcr(engines), await analysisCodeKey(), options.cache, stats);
   const report: Record<string, unknown> = {
     date: new Date().toISOString(),
@@ -399,7 +391,6 @@ async function main(): Promise<void> {
       analysis: round(analysisSeconds),
       ocrPerImage: stats.fresh === 0 ? null : round(stats.seconds / stats.fresh, 2),
       ocrFresh: stats.fresh,
-      readingsPerImage: stats.fresh === 0 ? null : round(stats.readings / stats.fresh, 2),
       ocrCached: stats.cached,
     };
 
@@ -439,8 +430,7 @@ async function main(): Promise<void> {
       `Rendering ${round(renderSeconds)} s; analysis ${round(analysisSeconds)} s ` +
         `(${stats.fresh} fresh OCR readings, ${stats.cached} from cache` +
         (stats.fresh > 0
-          ? `, ${(stats.seconds / stats.fresh).toFixed(2)} s per fresh reading, ` +
-            `${(stats.readings / stats.fresh).toFixed(2)} Tesseract readings each)`
+          ? `, ${(stats.seconds / stats.fresh).toFixed(2)} s per fresh reading)`
           : ')'),
     );
 

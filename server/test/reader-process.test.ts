@@ -13,7 +13,7 @@ import {
 
 /*
  * The server reads photos in a child process at the lowest CPU priority (issue 8, goal 7).
- * These tests start real children (Tesseract and sharp included) and check that they read as
+ * These tests start real children (the OCR networks and sharp included) and check that they read as
  * the in-process reader does, run niced, survive bad input, and are replaced when they die.
  * No database is involved, so the file runs the same on both engines.
  */

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildEvalSet } from '../eval/dataset.js';
 import {
@@ -10,54 +8,16 @@ import {
   searchQuery,
   wordAccuracy,
 } from '../eval/metrics.js';
-import { mayEndReading, readingScore, wellFormed } from '../src/jobs/image-analysis/ocr.js';
-import {
-  closeMask,
-  lightGain,
-  paintCandidates,
-  type PaintCandidate,
-  rawRgb,
-  readingScale,
-  TARGET_LETTER_HEIGHT,
-} from '../src/jobs/image-analysis/paint.js';
+import { textOf } from '../src/jobs/image-analysis/ocr.js';
+import { boxesOf, type TextLine } from '../src/jobs/image-analysis/scene-text.js';
 import {
   isItalianWord,
+  mendLine,
   nearestItalianWord,
-  wordLetters,
+  segmentToken,
 } from '../src/jobs/image-analysis/words.js';
 
-const require = createRequire(import.meta.url);
-const MARKER_FONT =
-  require.resolve('@expo-google-fonts/permanent-marker/400Regular/PermanentMarker_400Regular.ttf');
-
-/* Issue 9: how readings are chosen and scored. */
-
-describe('readingScore', () => {
-  it('prefers a confident whole reading to a confident scrap or to garbage', () => {
-    const whole = readingScore({ text: 'ti amo giulia', confidence: 80 });
-    const scrap = readingScore({ text: 'ti', confidence: 95 });
-    const garbage = readingScore({ text: 'ee ll mm nn aa rr', confidence: 38 });
-    expect(whole).toBeGreaterThan(scrap);
-    expect(whole).toBeGreaterThan(garbage);
-    expect(readingScore({ text: '', confidence: 0 })).toBe(0);
-  });
-
-  it('prefers Italian words to as many letters of scraps at the same confidence', () => {
-    const words = readingScore({ text: 'NON SI TOCCA', confidence: 75 });
-    const scraps = readingScore({ text: 'NQN SX TQCCZ', confidence: 75 });
-    expect(words).toBeGreaterThan(scraps * 2);
-  });
-});
-
-describe('wellFormed', () => {
-  it('accepts a confident reading made of Italian words, and nothing less', () => {
-    expect(wellFormed({ text: 'LA COSTITUZIONE\nNON SI TOCCA', confidence: 90 })).toBe(true);
-    // Unsure, too short, or mostly scraps of texture: keep reading.
-    expect(wellFormed({ text: 'LA COSTITUZIONE', confidence: 60 })).toBe(false);
-    expect(wellFormed({ text: 'CIAO', confidence: 95 })).toBe(false);
-    expect(wellFormed({ text: 'ee pa Ric sh gu', confidence: 80 })).toBe(false);
-  });
-});
+/* Issue 9: how lines are found, ordered and made into Italian words, and how it is scored. */
 
 describe('Italian word list', () => {
   it('knows inflected Italian words and names, folded', () => {
@@ -77,212 +37,100 @@ describe('Italian word list', () => {
     expect(nearestItalianWord('2019')).toBeNull();
     expect(nearestItalianWord('xqztk')).toBeNull();
   });
+});
 
-  it('counts the letters of words of three letters or more that it knows', () => {
-    expect(wordLetters('Ti amo, Giulia!')).toEqual({ known: 9, other: 2 });
-    expect(wordLetters('')).toEqual({ known: 0, other: 0 });
+describe('glued words and slips', () => {
+  it('parts words the recogniser glued together', () => {
+    expect(segmentToken('siamoqui')).toEqual(['siamo', 'qui']);
+    expect(segmentToken('tiaspettero')).toEqual(['ti', 'aspettero']);
+    expect(segmentToken('napolie')).toEqual(['napoli', 'e']);
+    // An elided article glued to its word: "l'esame" read without the apostrophe.
+    expect(segmentToken('lesame')).toEqual(['l', 'esame']);
+    // Glued and misread at once.
+    expect(segmentToken('domanieunaltroghorno')).toEqual(['domani', 'e', 'un', 'altro', 'giorno']);
+  });
+
+  it('mends one slip, and leaves words, numbers and what it cannot tell alone', () => {
+    expect(segmentToken('chiedond')).toEqual(['chiedono']);
+    expect(segmentToken('sorelle')).toBeNull();
+    expect(segmentToken('rosanero')).toBeNull();
+    expect(segmentToken('2019')).toBeNull();
+    expect(segmentToken('xqzt')).toBeNull();
+    // Short common words are not a licence to cut any unknown token into pieces.
+    expect(segmentToken('vergoans')).not.toEqual(['ver', 'go', 'ans']);
+  });
+
+  it('mends a line in the case it was written in, keeping its punctuation', () => {
+    expect(mendLine('TIAMO GIULIA')).toBe('TI AMO GIULIA');
+    expect(mendLine('Fra,ci vediamo')).toBe('Fra, ci vediamo');
+    expect(mendLine('ROSA,90ANNI')).toBe('ROSA, 90 ANNI');
+    expect(mendLine('Civolete zitti!')).toBe('Ci volete zitti!');
+    expect(mendLine('')).toBe('');
   });
 });
 
-describe('closeMask', () => {
-  it('fills the gaps texture leaves in a stroke without thickening it', () => {
-    // A horizontal stroke 3 px thick with a hole and a 1 px break, on a 12 × 9 mask.
-    const width = 12;
-    const height = 9;
-    const mask = new Uint8Array(width * height);
-    for (let y = 3; y <= 5; y += 1) {
-      for (let x = 1; x <= 10; x += 1) mask[y * width + x] = 1;
-    }
-    mask[4 * width + 4] = 0;
-    for (let y = 3; y <= 5; y += 1) mask[y * width + 7] = 0;
-    const closed = closeMask(mask, width, height, 1);
-    expect(closed[4 * width + 4]).toBe(1);
-    for (let y = 3; y <= 5; y += 1) expect(closed[y * width + 7]).toBe(1);
-    // Nothing grows above, below or beyond the stroke's ends.
-    for (let x = 0; x < width; x += 1) {
-      expect(closed[2 * width + x]).toBe(0);
-      expect(closed[6 * width + x]).toBe(0);
-    }
-    expect(closed[4 * width]).toBe(0);
-    expect(closed[4 * width + 11]).toBe(0);
-  });
-});
-
-/**
- * A pale wall with a light writing whose right half lies in a cast shadow: as lit, its paint
- * is two colours, the shadowed half close to the lit wall's colour.
- */
-async function shadowedWall(): Promise<Buffer> {
-  const width = 1200;
-  const height = 800;
-  const pixels = Buffer.alloc(width * height * 3);
-  let state = 11;
-  for (let i = 0; i < width * height; i += 1) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    const grain = (state >>> 24) % 16;
-    pixels[i * 3] = 120 + grain;
-    pixels[i * 3 + 1] = 110 + grain;
-    pixels[i * 3 + 2] = 100 + grain;
-  }
-  const writing = await sharp({
-    text: {
-      text: '<span foreground="#f4f0e0">NON MOLLARE MAI</span>',
-      font: 'Permanent Marker 70',
-      fontfile: MARKER_FONT,
-      rgba: true,
-    },
-  })
-    .png()
-    .toBuffer();
-  const lit = await sharp(pixels, { raw: { width, height, channels: 3 } })
-    .composite([{ input: writing, top: 330, left: 150 }])
-    .removeAlpha()
-    .raw()
-    .toBuffer();
-  // The shadow: the right half of the picture gets 45 % of the light.
-  for (let y = 0; y < height; y += 1) {
-    for (let x = width / 2; x < width; x += 1) {
-      for (let c = 0; c < 3; c += 1) {
-        const i = (y * width + x) * 3 + c;
-        lit[i] = Math.round((lit[i] ?? 0) * 0.45);
-      }
-    }
-  }
-  return sharp(lit, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
-
-describe('paint masks', () => {
-  /**
-   * A rough wall (noise), grey joints running across the picture, a blue sticker and a red
-   * writing in the lower half: the writing's mask must come first.
-   */
-  async function wall(): Promise<Buffer> {
-    const width = 1200;
-    const height = 800;
-    const pixels = Buffer.alloc(width * height * 3);
-    let state = 7;
-    for (let i = 0; i < width * height; i += 1) {
-      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-      const grain = (state >>> 24) % 24;
-      const joint = i % width < 4 || Math.floor(i / width) % 160 < 4 ? -70 : 0;
-      pixels[i * 3] = 205 + grain + joint;
-      pixels[i * 3 + 1] = 196 + grain + joint;
-      pixels[i * 3 + 2] = 180 + grain + joint;
-    }
-    const writing = await sharp({
-      text: {
-        text: '<span foreground="#b01818">NON MOLLARE MAI</span>',
-        font: 'Permanent Marker 60',
-        fontfile: MARKER_FONT,
-        rgba: true,
-      },
-    })
-      .png()
-      .toBuffer();
-    const sticker = await sharp({
-      create: { width: 90, height: 120, channels: 3, background: '#1840c0' },
-    })
-      .png()
-      .toBuffer();
-    return sharp(pixels, { raw: { width, height, channels: 3 } })
-      .composite([
-        { input: writing, top: 480, left: 200 },
-        { input: sticker, top: 100, left: 950 },
-      ])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-  }
-
-  it('ranks the writing first and measures its letters', async () => {
-    const rgb = await rawRgb(await wall(), 800);
-    const candidates = paintCandidates(rgb);
-    const first = candidates[0];
-    expect(first).toBeDefined();
-    if (first === undefined) return;
-    // The writing sits in the lower half, left of the sticker (800 / 1200 of the coordinates).
-    expect(first.box.top).toBeGreaterThan(300);
-    expect(first.box.right).toBeLessThan(620);
-    expect(first.components).toBeGreaterThanOrEqual(8);
-    expect(first.heightAgreement).toBeGreaterThan(0.8);
-    // Permanent Marker 60 capitals are about 40 px high, 27 px at 800 / 1200.
-    expect(first.letterHeight).toBeGreaterThan(15);
-    expect(first.letterHeight).toBeLessThan(45);
-    expect(candidates.map((c) => c.score)).toEqual(
-      [...candidates.map((c) => c.score)].sort((a, b) => b - a),
-    );
-    const scaled = first.letterHeight * readingScale(first);
-    expect(Math.abs(scaled - TARGET_LETTER_HEIGHT)).toBeLessThan(TARGET_LETTER_HEIGHT * 0.25);
+describe('text lines', () => {
+  const line = (text: string, cx: number, cy: number, height = 40): TextLine => ({
+    text,
+    confidence: 0.9,
+    box: { cx, cy, width: 200, height, angle: 0 },
   });
 
-  it('evens out the light falling on the wall', async () => {
-    const rgb = await rawRgb(await shadowedWall(), 800);
-    const gain = lightGain(rgb);
-    // Far from the writing and the shadow's edge, the shadowed wall is raised to the lit
-    // one's light: 45 % of the sRGB value is about a fifth of the linear light.
-    const litGain = gain[100 * rgb.width + 100] ?? 0;
-    const shadowGain = gain[100 * rgb.width + 700] ?? 0;
-    expect(shadowGain / litGain).toBeGreaterThan(4);
-    expect(shadowGain / litGain).toBeLessThan(6);
-  });
-
-  it('makes one mask of a writing half in shadow, and no two masks alike', async () => {
-    const rgb = await rawRgb(await shadowedWall(), 800);
-    const candidates = paintCandidates(rgb);
-    // The writing spans x 100–570 at 800 px, across the shadow's edge at 400: as lit, its two
-    // halves are two colours; with the light evened out, one.
-    const whole = candidates.find((c) => c.box.left < 200 && c.box.right > 500);
-    expect(whole).toBeDefined();
-    expect(whole?.components).toBeGreaterThanOrEqual(12);
-    // No mask has most of its paint in a better-ranked one.
-    for (const [i, mask] of candidates.entries()) {
-      for (const better of candidates.slice(0, i)) {
-        let shared = 0;
-        let paint = 0;
-        for (let p = 0; p < mask.mask.length; p += 1) {
-          shared += (mask.mask[p] ?? 0) & (better.mask[p] ?? 0);
-          paint += mask.mask[p] ?? 0;
-        }
-        expect(shared / paint).toBeLessThanOrEqual(0.8);
-      }
-    }
-  });
-});
-
-describe('when a reading may end', () => {
-  /** A candidate whose mask is the given columns of a 10 × 1 picture (the rest unused). */
-  function columns(...on: number[]): PaintCandidate {
-    const mask = new Uint8Array(10);
-    for (const x of on) mask[x] = 1;
-    return { mask, width: 10, height: 1 } as PaintCandidate;
-  }
-
-  it('does not end on a mask that is mostly part of one read after it', () => {
-    const half = columns(0, 1, 2, 3, 4);
-    const whole = columns(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-    const other = columns(8, 9);
-    // The part first: its reading may be the writing cut short, so the whole is read too.
-    expect(mayEndReading([half, whole, other])).toEqual([false, true, true]);
-    // The whole first: a later part adds nothing to wait for.
-    expect(mayEndReading([whole, half])).toEqual([true, true]);
-    // Disjoint masks (one clustering's) end the reading as before.
-    expect(mayEndReading([half, other])).toEqual([true, true]);
-    // Sharing less than SAME_MASK_SHARE (0.8) of its paint is another mask, not a part.
-    expect(mayEndReading([columns(0, 1, 2, 3, 4), columns(1, 2, 3, 4, 5, 6)])).toEqual([
-      true,
-      true,
+  it('reads the lines top to bottom and the words of a line left to right', () => {
+    const result = textOf([
+      line('voce', 500, 210),
+      line('ogni muro', 300, 100),
+      line('ha una', 250, 195),
     ]);
+    expect(result.text).toBe('ogni muro\nha una voce');
+    expect(result.confidence).toBe(90);
+    expect(textOf([])).toEqual({ text: '', confidence: 0 });
   });
 
-  it('waits for the whole of a writing half in shadow when its lit half ranks first', async () => {
-    const candidates = paintCandidates(await rawRgb(await shadowedWall(), 800)).slice(0, 3);
-    // As made: the lit half's mask (x 100–400 at 800 px) ranks above the whole writing's, so
-    // a confident reading of the half must not end the reading before the whole is read.
-    expect(candidates[0]?.box.right).toBeLessThan(420);
-    expect(candidates[1]?.box.left).toBeLessThan(200);
-    expect(candidates[1]?.box.right).toBeGreaterThan(500);
-    expect(mayEndReading(candidates).slice(0, 2)).toEqual([false, true]);
+  it('finds each line of a probability map as a box around its core', () => {
+    // Two lines' cores, 60 × 8 and 40 × 6 px, on a 128 × 64 map; a faint smudge is no line.
+    const width = 128;
+    const height = 64;
+    const map = new Float32Array(width * height);
+    const fill = (left: number, top: number, w: number, h: number, value: number) => {
+      for (let y = top; y < top + h; y += 1)
+        for (let x = left; x < left + w; x += 1) map[y * width + x] = value;
+    };
+    fill(10, 10, 60, 8, 0.95);
+    fill(20, 40, 40, 6, 0.9);
+    fill(100, 50, 10, 10, 0.35);
+    const boxes = boxesOf(map, width, height).sort((a, b) => a.cy - b.cy);
+    expect(boxes).toHaveLength(2);
+    const [first, second] = boxes;
+    expect(first?.cx).toBeCloseTo(40);
+    expect(first?.cy).toBeCloseTo(14);
+    expect(Math.abs(first?.angle ?? 1)).toBeLessThan(1e-6);
+    // Grown by the unclip ratio: wider and taller than the core, along the writing.
+    expect(first?.width).toBeGreaterThan(60);
+    expect(first?.height).toBeGreaterThan(8);
+    expect(first?.width).toBeGreaterThan(first?.height ?? Infinity);
+    expect(second?.cy).toBeCloseTo(43);
+  });
+
+  it('measures the angle of a slanted line', () => {
+    const width = 200;
+    const height = 120;
+    const map = new Float32Array(width * height);
+    const radians = (10 * Math.PI) / 180;
+    // A 120 × 10 px core turned 10° clockwise about (100, 60).
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const dx = x + 0.5 - 100;
+        const dy = y + 0.5 - 60;
+        const u = dx * Math.cos(radians) + dy * Math.sin(radians);
+        const v = -dx * Math.sin(radians) + dy * Math.cos(radians);
+        if (Math.abs(u) <= 60 && Math.abs(v) <= 5) map[y * width + x] = 0.9;
+      }
+    }
+    const [box] = boxesOf(map, width, height);
+    expect(box?.angle).toBeCloseTo(10, 0);
+    expect(box?.cx).toBeCloseTo(100, 0);
+    expect(box?.cy).toBeCloseTo(60, 0);
   });
 });
 

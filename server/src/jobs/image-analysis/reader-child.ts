@@ -24,12 +24,9 @@ const OVER_BUDGET_EXIT = 3;
 const budgetMs = Number(process.env[CPU_BUDGET_ENV]);
 /** How often the budget is checked: every second, or more often for a budget of seconds. */
 const checkMs = Math.min(1000, Math.max(10, budgetMs / 10));
-/** The largest delay setTimeout takes: starvation must not fail a reading, the budget does. */
-const NO_WALL_CLOCK_LIMIT = 2 ** 31 - 1;
-
-// Tesseract's wall-clock timeout is lifted: at the lowest priority a reading may wait minutes
-// for a busy server, which is the point. The CPU budget below catches a reading that runs away.
-const reader = readerOf(createOcrEngine({ timeoutMs: NO_WALL_CLOCK_LIMIT }));
+// At the lowest priority a reading may wait minutes for a busy server, which is the point: there
+// is no wall-clock limit here. The CPU budget below catches a reading that runs away.
+const reader = readerOf(createOcrEngine());
 let queue: Promise<void> = Promise.resolve();
 
 process.on('message', (message: unknown) => {
@@ -50,13 +47,13 @@ process.on('disconnect', () => {
 
 async function readOne(request: ReadRequest): Promise<void> {
   const started = process.cpuUsage();
-  // process.cpuUsage counts every thread of this process, Tesseract's and sharp's included.
+  // process.cpuUsage counts every thread of this process, ONNX Runtime's and sharp's included.
   const watchdog = Number.isFinite(budgetMs)
     ? setInterval(() => {
         const used = process.cpuUsage(started);
         if ((used.user + used.system) / 1000 <= budgetMs) return;
         clearInterval(watchdog);
-        // Ending the process is the one sure way to stop Tesseract's thread mid-page.
+        // Ending the process is the one sure way to stop an inference mid-run.
         void reply({
           id: request.id,
           ok: false,

@@ -12,7 +12,7 @@ import { CPU_BUDGET_ENV, isReadReply, type ReadRequest } from './reader-protocol
  * backlog must not slow browsing). A worker thread would not do: the OCR's sharp work runs on
  * libuv's thread pool, which the whole process shares with the requests, and Linux keeps a
  * scheduling policy and a nice value per thread, so only a process started that way has every
- * thread of the reading (Tesseract's, libuv's, libvips') below the server.
+ * thread of the reading (ONNX Runtime's, libuv's, libvips') below the server.
  *
  * On Linux the child runs under SCHED_IDLE (`chrt --idle 0`): it gets a core only when nothing
  * else wants it, and a request's thread that wakes up takes the core back at once. Nice 19
@@ -21,7 +21,7 @@ import { CPU_BUDGET_ENV, isReadReply, type ReadRequest } from './reader-protocol
  * also set, for systems without chrt.
  *
  * One child reads one photo at a time; it starts with the first photo, ends after idleMs
- * without work (its OCR model and heaps hold 210–235 MB), and is replaced if it dies.
+ * without work (its OCR networks and heaps hold about 300 MB), and is replaced if it dies.
  *
  * The idle priority still left the gallery's p99 1.19–1.30× the idle one when requests kept
  * the server's event loop busy (bench:ocr at saturation): a reading scheduled into every gap
