@@ -84,7 +84,7 @@ export type SearchService = ReturnType<typeof createSearchService>;
 export function createSearchService(
   db: Executor,
   dialect: Dialect,
-  options: { candidateCap?: number } = {},
+  options: { candidateCap?: number; driveBelow?: number } = {},
 ) {
   const repo = createSearchRepository(db, dialect, options);
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
