@@ -16,7 +16,7 @@ import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
  *
  *   npm run bench:search-fallback -- [--engine sqlite|postgres] [--images 10000] [--runs 15]
  *   npm run bench:search-fallback -- --data /tmp/muri-bench-XXXX   (a kept catalogue, e.g. 1M)
- *   npm run bench:search-fallback -- --data … --only 'parole,sempre parole'
+ *   npm run bench:search-fallback -- --data … --only 'parole,sempre parole' --orders newest
  */
 
 const fail = failer('search-fallback');
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     runs: { type: 'string', default: '15' },
     only: { type: 'string' },
+    orders: { type: 'string', default: 'relevance,newest' },
     'postgres-url': POSTGRES_URL_OPTION,
   },
 });
@@ -71,12 +72,19 @@ try {
   ];
   const only = values.only?.split(',');
   const queries = only === undefined ? all : all.filter((query) => only.includes(query));
+  const orders = values.orders
+    .split(',')
+    .map((order) =>
+      order === 'relevance' || order === 'newest'
+        ? order
+        : fail('--orders takes relevance and newest, comma-separated'),
+    );
   console.log(
     `${String(catalogue.meta.images)} images on ${database.dialect}; common word '${common}' ` +
       `in ${(100 * catalogue.meta.commonWordShare).toFixed(0)} % of them`,
   );
   for (const query of queries) {
-    for (const order of ['relevance', 'newest'] as const) {
+    for (const order of orders) {
       const times: number[] = [];
       let total = 0;
       for (let run = 0; run < RUNS; run += 1) {
