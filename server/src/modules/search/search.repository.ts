@@ -163,6 +163,7 @@ export function createSearchRepository(
    */
   async function byRarity(terms: readonly string[]): Promise<TermCount[]> {
     const unique = [...new Set(terms)];
+    // A single term drives alone: its count would choose nothing.
     if (unique.length === 1) return [{ term: unique[0] ?? '', images: 0 }];
     const result = await sql<TermCount>`
       SELECT wanted.term, (
