@@ -65,6 +65,8 @@ try {
     'russo9427',
     slipped,
     `${common} parole`,
+    // Two words of one phrase ('Il vento porta via le parole…'): found together.
+    'vento parole',
     `${slipped} parole`,
     'librta',
     'ombrellone',
