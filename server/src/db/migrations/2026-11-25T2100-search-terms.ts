@@ -36,9 +36,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       CONSTRAINT search_terms_pk PRIMARY KEY (term, id_image)
     )
   `.execute(db);
-  // Multi-word searches join one scan per word; the planner picks the rarest word to drive
-  // them by its estimate of each word's rows, which the default 100 most common values
-  // leave coarse for the thousands of words between rare and common.
+  // When every word of a search is common, the planner joins their ranges by its estimate
+  // of each word's rows, which the default 100 most common values leave coarse for the
+  // thousands of words between rare and common.
   await sql`ALTER TABLE search_terms ALTER COLUMN term SET STATISTICS 1000`.execute(db);
 
   await sql`
