@@ -10,12 +10,8 @@ import {
 } from '../eval/metrics.js';
 import { textOf } from '../src/jobs/image-analysis/ocr.js';
 import { boxesOf, type TextLine } from '../src/jobs/image-analysis/scene-text.js';
-import {
-  isItalianWord,
-  mendLine,
-  nearestItalianWord,
-  segmentToken,
-} from '../src/jobs/image-analysis/words.js';
+import { mendLine, segmentToken } from '../src/jobs/image-analysis/mending.js';
+import { isItalianWord, nearestItalianWord } from '../src/jobs/image-analysis/words.js';
 
 /* Issue 9: how lines are found, ordered and made into Italian words, and how it is scored. */
 
@@ -73,6 +69,7 @@ describe('text lines', () => {
   const line = (text: string, cx: number, cy: number, height = 40): TextLine => ({
     text,
     confidence: 0.9,
+    readings: [{ text, logProbability: -0.1 }],
     box: { cx, cy, width: 200, height, angle: 0 },
   });
 
