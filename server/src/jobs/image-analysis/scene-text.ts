@@ -44,6 +44,7 @@ export interface TextLine {
 
 export interface Reading {
   text: string;
+  /** Log of its probability, up to a constant shared by the readings of one line. */
   logProbability: number;
 }
 
@@ -194,9 +195,16 @@ export async function createSceneTextReader(
     const { text, confidence } = decodeCtc(probabilities, steps, classes);
     const trimmed = text.trim();
     if (trimmed === '' || confidence < MIN_LINE_CONFIDENCE) return null;
-    const readings = beamSearch(probabilities, steps, classes)
-      .map((reading) => ({ ...reading, text: reading.text.trim() }))
-      .filter((reading) => reading.text !== '');
+    // Readings differing only in spaces at their ends are one reading: their chances add up.
+    const chances = new Map<string, number>();
+    for (const reading of beamSearch(probabilities, steps, classes)) {
+      const key = reading.text.trim();
+      if (key === '') continue;
+      chances.set(key, (chances.get(key) ?? 0) + Math.exp(reading.logProbability));
+    }
+    const readings = [...chances]
+      .map(([key, chance]) => ({ text: key, logProbability: Math.log(chance) }))
+      .sort((a, b) => b.logProbability - a.logProbability);
     return { text: trimmed, confidence, readings, box };
   }
 
