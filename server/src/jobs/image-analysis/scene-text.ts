@@ -97,6 +97,11 @@ const MIN_BOX_SIDE = 3;
 /** The recogniser's input: 48 px high, at least 320 px wide (predict_rec.py). */
 const LINE_HEIGHT = 48;
 const MIN_LINE_WIDTH = 320;
+/**
+ * Lines read at most in one picture, the largest first: a wall of texture can make hundreds of
+ * small boxes, and each costs a recognition; no writing photographed on a wall has this many.
+ */
+const MAX_LINES = 100;
 /** Prefixes kept at each step of the beam search, and readings returned for a line. */
 const BEAM_WIDTH = 16;
 const READINGS = 8;
@@ -166,7 +171,10 @@ export async function createSceneTextReader(
     const probability = map.data as Float32Array;
     const sx = image.width / width;
     const sy = image.height / height;
-    return boxesOf(probability, width, height).map((box) => scaleBox(box, sx, sy));
+    return boxesOf(probability, width, height)
+      .sort((a, b) => b.width * b.height - a.width * a.height)
+      .slice(0, MAX_LINES)
+      .map((box) => scaleBox(box, sx, sy));
   }
 
   async function recognise(image: RawRgb, box: RotatedBox): Promise<TextLine | null> {
