@@ -12,7 +12,7 @@ import { foldWord, isItalianWord, nearestItalianWord, segmentWords, withAccents 
  * together.
  */
 
-/** The whole token as read is a word of the product's lists. */
+/** What each kind of piece costs (see the header): a word of the lists, and its kin. */
 const WORD_COST = 1;
 const SHORT_WORD_COST = 1.3;
 const LETTER_WORD_COST = 1.2;
@@ -121,7 +121,7 @@ interface Piece {
   word: string;
 }
 
-/** The piece's readings one and two confusions away that are words, cheapest first. */
+/** A word one confusion (CONFUSIONS) away from the piece, else one two away, else null. */
 function confused(piece: string, words: ReadonlySet<string>): Piece | null {
   let twice: Piece | null = null;
   for (const once of variants(piece)) {

@@ -11,8 +11,8 @@ import { foldWord, isItalianWord } from './words.js';
 /*
  * OCR of wall writings (D4, docs/READING.md step 9): PaddleOCR's scene-text networks find and
  * read each line of writing (scene-text.ts), then the lines are put in reading order, stray
- * marks dropped and the words made Italian (words.ts mendLine: words glued together parted,
- * one-letter slips mended). Inference runs in ONNX Runtime's own threads; in the server the
+ * marks dropped and the words made Italian (mending.ts: words glued together parted,
+ * confusions and slips mended, accents given). Inference runs in ONNX Runtime's own threads; in the server the
  * whole reading happens in the reading process at the lowest CPU priority (reader-process.ts).
  */
 

@@ -34,8 +34,9 @@ export interface TextLine {
   /** Mean probability (0–1) of the characters read. */
   confidence: number;
   /**
-   * The likeliest readings of the line, best first (the first is `text`), each with its log
-   * probability: what the recogniser hesitated between ('TONINO' or 'TORINO').
+   * The likeliest readings of the line, best first, each with its log probability: what the
+   * recogniser hesitated between ('TONINO' or 'TORINO'). `text` is the one best character at
+   * each step, which is most often the first of these.
    */
   readings: Reading[];
   /** Centre, size and angle (degrees) of the line's box in the image given. */
