@@ -95,8 +95,8 @@ describe('demo content (D12)', () => {
       expect(new Set(group.images.map((image) => image.titolo_img)).size).toBe(1);
     }
     // The photos are read by the reader process at the idle scheduling class (jobs/reader-process),
-    // which gets a core only when nothing else wants it: next to other test files on a busy CI
-    // machine, reading the demo's 24 pictures took up to two minutes.
+    // which gets a core only when nothing else wants it: a few seconds alone, but next to other
+    // test files on a busy CI machine it may wait minutes (up to two, with the earlier reader).
   }, 300_000);
 
   it('gives demo users passwords nobody knows', async () => {

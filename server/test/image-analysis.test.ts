@@ -12,7 +12,8 @@ import {
   enqueueImageAnalysis,
   IMAGE_ANALYSIS_JOB,
 } from '../src/jobs/image-analysis/image-analysis.job.js';
-import { createOcrEngine, type OcrEngine } from '../src/jobs/image-analysis/ocr.js';
+import { createOcrEngine, rawRgb, type OcrEngine } from '../src/jobs/image-analysis/ocr.js';
+import { createSceneTextReader } from '../src/jobs/image-analysis/scene-text.js';
 import { hammingDistance, perceptualHash } from '../src/jobs/image-analysis/phash.js';
 import { readerOf } from '../src/jobs/image-analysis/reader.js';
 import { enqueue } from '../src/jobs/queue.js';
@@ -234,6 +235,36 @@ describe('OCR', () => {
     const image = await wallWriting('VIVA LA LIBERTÀ\nNON MOLLARE MAI', 'Oswald 70', FONTS.oswald);
     const result = await ocr.recognize(image);
     expect(result.text.split('\n').map(foldText)).toEqual(['viva la liberta', 'non mollare mai']);
+  });
+
+  it('gives each line of writing its box and its likeliest readings, best first', async () => {
+    const reader = await createSceneTextReader();
+    try {
+      const image = await wallWriting(
+        'VIVA LA LIBERTÀ\nNON MOLLARE MAI',
+        'Oswald 70',
+        FONTS.oswald,
+      );
+      const lines = await reader.read(await rawRgb(image, 2048));
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line.box.width).toBeGreaterThan(line.box.height);
+        expect(Math.abs(line.box.angle)).toBeLessThan(5);
+        expect(line.readings.length).toBeGreaterThan(1);
+        const chances = line.readings.map((reading) => reading.logProbability);
+        expect(chances).toEqual([...chances].sort((a, b) => b - a));
+        expect(chances.every((chance) => chance <= 0)).toBe(true);
+        expect(new Set(line.readings.map((reading) => reading.text)).size).toBe(
+          line.readings.length,
+        );
+      }
+      const firstReadings = [...lines]
+        .sort((a, b) => a.box.cy - b.box.cy)
+        .map((line) => foldText(line.readings[0]?.text ?? ''));
+      expect(firstReadings).toEqual(['viva la liberta', 'non mollare mai']);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('finds nothing on a bare wall', async () => {

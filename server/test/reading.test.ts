@@ -10,12 +10,8 @@ import {
 } from '../eval/metrics.js';
 import { textOf } from '../src/jobs/image-analysis/ocr.js';
 import { boxesOf, type TextLine } from '../src/jobs/image-analysis/scene-text.js';
-import {
-  isItalianWord,
-  mendLine,
-  nearestItalianWord,
-  segmentToken,
-} from '../src/jobs/image-analysis/words.js';
+import { mendLine, segmentToken } from '../src/jobs/image-analysis/mending.js';
+import { isItalianWord, nearestItalianWord } from '../src/jobs/image-analysis/words.js';
 
 /* Issue 9: how lines are found, ordered and made into Italian words, and how it is scored. */
 
@@ -60,6 +56,29 @@ describe('glued words and slips', () => {
     expect(segmentToken('vergoans')).not.toEqual(['ver', 'go', 'ans']);
   });
 
+  it('reads letters the recogniser confuses as the word they make', () => {
+    expect(segmentToken('6uerra')).toEqual(['guerra']);
+    expect(segmentToken('me33e')).toEqual(['mezze']);
+    expect(segmentToken('gtusto')).toEqual(['giusto']);
+    expect(segmentToken('llmondo')).toEqual(['il', 'mondo']);
+    expect(segmentToken('vna')).toEqual(['una']);
+  });
+
+  it('keeps verbs with a pronoun joined, and parts numbers glued to words', () => {
+    for (const word of ['saperli', 'amami', 'aspettami', 'ribellati']) {
+      expect(segmentToken(word)).toBeNull();
+    }
+    expect(segmentToken('90anni')).toEqual(['90', 'anni']);
+    expect(segmentToken('luca3')).toEqual(['luca', '3']);
+    expect(segmentToken('1987')).toBeNull();
+  });
+
+  it('gives words the accents Italian always writes them with', () => {
+    expect(mendLine('VIVA LA LIBERTA')).toBe('VIVA LA LIBERTÀ');
+    expect(mendLine('Perche?')).toBe('Perché?');
+    expect(mendLine('Sanita pubblica')).toBe('Sanità pubblica');
+  });
+
   it('mends a line in the case it was written in, keeping its punctuation', () => {
     expect(mendLine('TIAMO GIULIA')).toBe('TI AMO GIULIA');
     expect(mendLine('Fra,ci vediamo')).toBe('Fra, ci vediamo');
@@ -73,6 +92,7 @@ describe('text lines', () => {
   const line = (text: string, cx: number, cy: number, height = 40): TextLine => ({
     text,
     confidence: 0.9,
+    readings: [{ text, logProbability: -0.1 }],
     box: { cx, cy, width: 200, height, angle: 0 },
   });
 
@@ -85,6 +105,27 @@ describe('text lines', () => {
     expect(result.text).toBe('ogni muro\nha una voce');
     expect(result.confidence).toBe(90);
     expect(textOf([])).toEqual({ text: '', confidence: 0 });
+  });
+
+  it('chooses among the likeliest readings of a line the one made of Italian words', () => {
+    const hesitant: TextLine = {
+      ...line('non si qwrende', 100, 100),
+      readings: [
+        { text: 'non si qwrende', logProbability: -1.1 },
+        { text: 'non si arrende', logProbability: -2.5 },
+      ],
+    };
+    // Two slips from 'arrende': the mending alone could not have read it.
+    expect(textOf([hesitant]).text).toBe('non si arrende');
+    // A far less likely reading is not taken for being Italian.
+    const sure: TextLine = {
+      ...line('ciao', 100, 100),
+      readings: [
+        { text: 'ciao', logProbability: -0.1 },
+        { text: 'cibo', logProbability: -9 },
+      ],
+    };
+    expect(textOf([sure]).text).toBe('ciao');
   });
 
   it('finds each line of a probability map as a box around its core', () => {

@@ -33,8 +33,20 @@ export interface TextLine {
   text: string;
   /** Mean probability (0–1) of the characters read. */
   confidence: number;
+  /**
+   * The likeliest readings of the line, best first, each with its log probability: what the
+   * recogniser hesitated between ('TONINO' or 'TORINO'). `text` is the one best character at
+   * each step, which is most often the first of these.
+   */
+  readings: Reading[];
   /** Centre, size and angle (degrees) of the line's box in the image given. */
   box: RotatedBox;
+}
+
+export interface Reading {
+  text: string;
+  /** Log of its probability, up to a constant shared by the readings of one line. */
+  logProbability: number;
 }
 
 export interface RotatedBox {
@@ -49,8 +61,11 @@ export interface RotatedBox {
 }
 
 export interface SceneTextReader {
-  /** Finds and reads every line of writing of a decoded picture. */
-  read(image: RawRgb): Promise<TextLine[]>;
+  /**
+   * Finds and reads every line of writing of a decoded picture, the detector seeing it with
+   * its long side at `detectionLongSide` px (default DETECTION_LONG_SIDE).
+   */
+  read(image: RawRgb, detectionLongSide?: number): Promise<TextLine[]>;
   close(): Promise<void>;
 }
 
@@ -68,7 +83,7 @@ const CHARACTERS_FILE = path.join(MODELS_DIR, 'ppocr_keys_v1.txt');
  * pixels high, and at 960 the detector parted large letters and lost lines (on the first 80
  * pictures of the evaluation set: 49 % of words at 960, 54 % at 736, 57 % at 512).
  */
-const DETECTION_LONG_SIDE = 512;
+export const DETECTION_LONG_SIDE = 512;
 const DETECTION_STRIDE = 32;
 /**
  * db_postprocess: pixel threshold (PaddleOCR's 0.3), box threshold and box growth. The box
@@ -83,6 +98,16 @@ const MIN_BOX_SIDE = 3;
 /** The recogniser's input: 48 px high, at least 320 px wide (predict_rec.py). */
 const LINE_HEIGHT = 48;
 const MIN_LINE_WIDTH = 320;
+/**
+ * Lines read at most in one picture, the largest first: a wall of texture can make hundreds of
+ * small boxes, and each costs a recognition; no writing photographed on a wall has this many.
+ */
+const MAX_LINES = 100;
+/** Prefixes kept at each step of the beam search, and readings returned for a line. */
+const BEAM_WIDTH = 16;
+const READINGS = 8;
+/** A character this unlikely at a step is not tried there. */
+const MIN_STEP_PROBABILITY = 0.001;
 /** predict_system.py's drop_score: lines read less surely than this are noise. */
 const MIN_LINE_CONFIDENCE = 0.5;
 
@@ -120,8 +145,8 @@ export async function createSceneTextReader(
   const characters = ['', ...characterText.split('\n').filter((c) => c !== ''), ' '];
   const allowed = characters.map((c) => c !== '' && ITALIAN_CHARACTERS.test(c));
 
-  async function detect(image: RawRgb): Promise<RotatedBox[]> {
-    const scale = Math.min(1, DETECTION_LONG_SIDE / Math.max(image.width, image.height));
+  async function detect(image: RawRgb, longSide: number): Promise<RotatedBox[]> {
+    const scale = Math.min(1, longSide / Math.max(image.width, image.height));
     const width = roundTo(image.width * scale, DETECTION_STRIDE);
     const height = roundTo(image.height * scale, DETECTION_STRIDE);
     const resized = await sharp(image.data, {
@@ -147,7 +172,10 @@ export async function createSceneTextReader(
     const probability = map.data as Float32Array;
     const sx = image.width / width;
     const sy = image.height / height;
-    return boxesOf(probability, width, height).map((box) => scaleBox(box, sx, sy));
+    return boxesOf(probability, width, height)
+      .sort((a, b) => b.width * b.height - a.width * a.height)
+      .slice(0, MAX_LINES)
+      .map((box) => scaleBox(box, sx, sy));
   }
 
   async function recognise(image: RawRgb, box: RotatedBox): Promise<TextLine | null> {
@@ -172,10 +200,21 @@ export async function createSceneTextReader(
     const scores = output[recogniser.outputNames[0] ?? ''];
     if (scores === undefined) throw new Error('the text recogniser gave no output');
     const [, steps = 0, classes = 0] = scores.dims;
-    const { text, confidence } = decodeCtc(scores.data as Float32Array, steps, classes);
+    const probabilities = scores.data as Float32Array;
+    const { text, confidence } = decodeCtc(probabilities, steps, classes);
     const trimmed = text.trim();
     if (trimmed === '' || confidence < MIN_LINE_CONFIDENCE) return null;
-    return { text: trimmed, confidence, box };
+    // Readings differing only in spaces at their ends are one reading: their chances add up.
+    const chances = new Map<string, number>();
+    for (const reading of beamSearch(probabilities, steps, classes)) {
+      const key = reading.text.trim();
+      if (key === '') continue;
+      chances.set(key, (chances.get(key) ?? 0) + Math.exp(reading.logProbability));
+    }
+    const readings = [...chances]
+      .map(([key, chance]) => ({ text: key, logProbability: Math.log(chance) }))
+      .sort((a, b) => b.logProbability - a.logProbability);
+    return { text: trimmed, confidence, readings, box };
   }
 
   /** Greedy CTC decoding over the Italian characters only. */
@@ -209,14 +248,70 @@ export async function createSceneTextReader(
     return { text, confidence: count === 0 ? 0 : sum / count };
   }
 
+  /**
+   * CTC prefix beam search over the Italian characters: the READINGS likeliest transcriptions
+   * of the line, summing every alignment of each, where greedy decoding keeps one alignment.
+   * Characters under MIN_STEP_PROBABILITY at a step are not extended (they hold no mass).
+   */
+  function beamSearch(scores: Float32Array, steps: number, classes: number): Reading[] {
+    // prefix → probability of the prefix ending in a blank (pb) and in its last character (pn).
+    let beams = new Map<string, { pb: number; pn: number; last: number }>([
+      ['', { pb: 1, pn: 0, last: -1 }],
+    ]);
+    for (let t = 0; t < steps; t += 1) {
+      const row = t * classes;
+      const blank = scores[row] ?? 0;
+      const candidates: number[] = [];
+      for (let k = 1; k < classes; k += 1) {
+        if (allowed[k] === true && (scores[row + k] ?? 0) >= MIN_STEP_PROBABILITY)
+          candidates.push(k);
+      }
+      const next = new Map<string, { pb: number; pn: number; last: number }>();
+      const add = (prefix: string, last: number, pb: number, pn: number) => {
+        const entry = next.get(prefix);
+        if (entry === undefined) next.set(prefix, { pb, pn, last });
+        else {
+          entry.pb += pb;
+          entry.pn += pn;
+        }
+      };
+      for (const [prefix, { pb, pn, last }] of beams) {
+        // The prefix stays as it is: a blank, or its last character repeated.
+        add(prefix, last, (pb + pn) * blank, last > 0 ? pn * (scores[row + last] ?? 0) : 0);
+        for (const k of candidates) {
+          const p = scores[row + k] ?? 0;
+          const extended = prefix + (characters[k] ?? '');
+          // The same character again only after a blank; without one it is the repeat above.
+          add(extended, k, 0, k === last ? pb * p : (pb + pn) * p);
+        }
+      }
+      beams = new Map(
+        [...next].sort((a, b) => b[1].pb + b[1].pn - (a[1].pb + a[1].pn)).slice(0, BEAM_WIDTH),
+      );
+      // Keeps the numbers in range on long lines; the ranking is unchanged.
+      let total = 0;
+      for (const entry of beams.values()) total += entry.pb + entry.pn;
+      if (total > 0 && total < 1e-30) {
+        for (const entry of beams.values()) {
+          entry.pb /= total;
+          entry.pn /= total;
+        }
+      }
+    }
+    return [...beams]
+      .map(([text, { pb, pn }]) => ({ text, logProbability: Math.log(pb + pn) }))
+      .sort((a, b) => b.logProbability - a.logProbability)
+      .slice(0, READINGS);
+  }
+
   // One picture at a time: ONNX Runtime sessions run one inference at a time anyway, and the
   // reader reads one photo after another.
   let queue: Promise<unknown> = Promise.resolve();
   return {
-    read(image) {
+    read(image, detectionLongSide = DETECTION_LONG_SIDE) {
       const result = queue.then(async () => {
         const lines: TextLine[] = [];
-        for (const box of await detect(image)) {
+        for (const box of await detect(image, detectionLongSide)) {
           const line = await recognise(image, box);
           if (line !== null) lines.push(line);
         }

@@ -89,22 +89,6 @@ export function nearestItalianWord(folded: string): string | null {
 }
 
 /**
- * Letters of a text in Italian words of three letters or more, and the other letters. Short
- * words are counted as other letters: 'la', 'se', 'pa' are words, but also what wall texture
- * reads as most often.
- */
-export function wordLetters(text: string): { known: number; other: number } {
-  let known = 0;
-  let other = 0;
-  for (const word of foldWord(text).split(/[^\p{L}\p{N}]+/u)) {
-    if (word === '') continue;
-    if (word.length >= 3 && isItalianWord(word)) known += word.length;
-    else other += word.length;
-  }
-  return { known, other };
-}
-
-/**
  * The words a glued token may be cut into: the list of spoken Italian, and its first names
  * among the commonest 2,000, without the Wikipedia list; words of three letters or less only
  * among the commonest 1,000 of spoken Italian. The rest of the lists holds short fragments of
@@ -114,7 +98,7 @@ let segmentable: Set<string> | undefined;
 const SHORT_PIECE_RANK = 1000;
 const NAME_RANK = 2000;
 
-function segmentWords(): Set<string> {
+export function segmentWords(): ReadonlySet<string> {
   if (segmentable !== undefined) return segmentable;
   const words = new Set<string>(SHORT_WORDS);
   dictionary.commonWords.forEach((entry, rank) => {
@@ -127,92 +111,6 @@ function segmentWords(): Set<string> {
     if (part.length >= 4) words.add(part);
   });
   segmentable = words;
-  return words;
-}
-
-/**
- * Letters a word loses before a vowel ("l'esame", "dell'anno", "c'è"): a recogniser that drops
- * the apostrophe reads them glued to the next word.
- */
-const ELIDED = new Set([
-  'l',
-  'd',
-  'c',
-  'dell',
-  'all',
-  'nell',
-  'sull',
-  'dall',
-  'quest',
-  'quell',
-  'un',
-]);
-const VOWELS = /^[aeiouh]/;
-
-/** What a piece of a token costs in segmentation: one a word, more for the likelier slips. */
-const WORD_COST = 1;
-const SHORT_WORD_COST = 1.3;
-const LETTER_WORD_COST = 1.2;
-const ELIDED_COST = 1.2;
-const MENDED_COST = 2.5;
-/** A token left unknown costs more the longer it is: long unknown tokens are mostly merges. */
-const UNKNOWN_BASE_COST = 1;
-const UNKNOWN_LETTER_COST = 1 / 3;
-
-/**
- * The words a folded token of letters most likely stands for, when it is not an Italian word
- * itself: words glued together (a scene-text recogniser often drops the space between two
- * painted words: 'siamoqui', 'tiaspettero', 'lesame'), one word with a slip ('chiedond'), or
- * both ('domanieunaltroghorno'). The cheapest segmentation into words of the list, elided
- * articles and words one slip from the list wins against the token as read; null when the
- * token is a word or nothing beats it.
- */
-export function segmentToken(folded: string): string[] | null {
-  if (!/^[a-z]+$/.test(folded)) return null;
-  if (wordRanks().has(folded)) return null;
-  const known = segmentWords();
-  const n = folded.length;
-  const cost = new Array<number>(n + 1).fill(Infinity);
-  const choice = new Array<{ from: number; word: string } | undefined>(n + 1);
-  cost[0] = 0;
-  for (let end = 1; end <= n; end += 1) {
-    for (let start = Math.max(0, end - 24); start < end; start += 1) {
-      const before = cost[start] ?? Infinity;
-      if (before === Infinity) continue;
-      const piece = folded.slice(start, end);
-      let pieceCost = Infinity;
-      let word = piece;
-      if (known.has(piece)) {
-        pieceCost =
-          piece.length === 1 ? LETTER_WORD_COST : piece.length === 2 ? SHORT_WORD_COST : WORD_COST;
-      }
-      if (ELIDED.has(piece) && end < n && VOWELS.test(folded.slice(end))) {
-        pieceCost = Math.min(pieceCost, ELIDED_COST);
-      }
-      if (pieceCost === Infinity && piece.length >= MIN_CORRECTED_LENGTH + 1) {
-        const mended = nearestItalianWord(piece);
-        if (mended !== null) {
-          pieceCost = MENDED_COST;
-          word = mended;
-        }
-      }
-      if (before + pieceCost < (cost[end] ?? Infinity)) {
-        cost[end] = before + pieceCost;
-        choice[end] = { from: start, word };
-      }
-    }
-  }
-  const asIs = UNKNOWN_BASE_COST + n * UNKNOWN_LETTER_COST;
-  const wholeMended = nearestItalianWord(folded);
-  const best = Math.min(asIs, wholeMended === null ? Infinity : MENDED_COST);
-  if ((cost[n] ?? Infinity) >= best) return wholeMended === null ? null : [wholeMended];
-  const words: string[] = [];
-  for (let end = n; end > 0;) {
-    const step = choice[end];
-    if (step === undefined) return null;
-    words.unshift(step.word);
-    end = step.from;
-  }
   return words;
 }
 
@@ -242,40 +140,6 @@ function accentedForms(): Map<string, string> {
  * a reading shown to people (alt text, the back-office) should be spelled right. Folded text,
  * which grouping and search use, is the same either way.
  */
-function withAccents(word: string): string {
+export function withAccents(word: string): string {
   return accentedForms().get(word) ?? word;
-}
-
-/**
- * A recognised line made into Italian words: punctuation glued between two words opens a
- * space ('Fra,ci'), a number glued to a word is parted from it ('90ANNI'), and tokens that are
- * not words are segmented or mended (segmentToken), in the case they were written in.
- */
-export function mendLine(line: string): string {
-  const spaced = line
-    .replace(/([\p{L}\p{N}][.,;:!?]+)(?=[\p{L}\p{N}])/gu, '$1 ')
-    .replace(/(\p{N}{2,})(?=\p{L}{3,})/gu, '$1 ')
-    .replace(/(\p{L}{3,})(?=\p{N}{2,})/gu, '$1 ');
-  return spaced
-    .split(/\s+/)
-    .filter((token) => token !== '')
-    .map((token) => {
-      const match = /^([^\p{L}]*)(\p{L}+)([^\p{L}]*)$/u.exec(token);
-      if (match === null) return token;
-      const [, before = '', core = '', after = ''] = match;
-      const folded = foldWord(core);
-      const words = (segmentToken(folded) ?? [folded]).map(withAccents);
-      if (words.length === 1 && words[0] === folded) return token;
-      const upper = core.length > 1 && core === core.toUpperCase();
-      const capital = !upper && core[0] !== undefined && core[0] !== core[0].toLowerCase();
-      const cased = words.map((word, index) =>
-        upper
-          ? word.toUpperCase()
-          : capital && index === 0
-            ? word.charAt(0).toUpperCase() + word.slice(1)
-            : word,
-      );
-      return before + cased.join(' ') + after;
-    })
-    .join(' ');
 }
