@@ -5,6 +5,7 @@ import * as duplicates from './migrations/2026-11-21T1600-duplicates.js';
 import * as ocrConfidence from './migrations/2026-11-22T0300-ocr-confidence.js';
 import * as reactionsVersion from './migrations/2026-11-22T0700-reactions-version.js';
 import * as searchVocabulary from './migrations/2026-11-25T0800-search-vocabulary.js';
+import * as searchTerms from './migrations/2026-11-25T2100-search-terms.js';
 import type { Database } from './tables.js';
 
 /*
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0300-ocr-confidence': ocrConfidence,
   '2026-11-22T0700-reactions-version': reactionsVersion,
   '2026-11-25T0800-search-vocabulary': searchVocabulary,
+  '2026-11-25T2100-search-terms': searchTerms,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -13,6 +13,12 @@ import type { SearchDocument } from './search.text.js';
  * ts_rank_cd), with the same field weights. The fallback's vocabulary is `search_vocabulary`
  * (migration 2026-11-25T0800-search-vocabulary, search.fuzzy.ts), an ordinary table, the same
  * on both engines, written together with each document.
+ *
+ * PostgreSQL finds the candidates of whole words in `search_terms` (migration
+ * 2026-11-25T2100-search-terms), one btree row per (term, image) that a trigger derives from
+ * each document: its GIN index returns matches in table order, so taking the newest few
+ * thousand of a word meant reading every matching row first (docs/PERFORMANCE.md, "Search on
+ * PostgreSQL: words in 0.1–1 % of the images"). FTS5's index is in rowid order already.
  */
 
 export type SearchOrder = 'relevance' | 'newest';
@@ -67,6 +73,18 @@ interface Hit {
   score: number;
 }
 
+/** A query term with the number of images holding it, counted up to DRIVE_BELOW. */
+interface TermCount {
+  term: string;
+  images: number;
+}
+
+/**
+ * PostgreSQL: a multi-word search is driven by its rarest word when fewer images than this
+ * hold it (see newestWithEvery). Counting up to it reads about 40 index pages per word.
+ */
+const DRIVE_BELOW = 10_000;
+
 /** An approved image found by the fallback, with its publication time (ISO text). */
 export interface PublishedHit {
   id: number;
@@ -75,19 +93,28 @@ export interface PublishedHit {
 
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
+/**
+ * `candidateCap` and `driveBelow` default to SEARCH_CANDIDATE_CAP and DRIVE_BELOW; tests lower
+ * them to reach the cap and each way of reading a multi-word search with a few images.
+ */
 export function createSearchRepository(
   db: Executor,
   dialect: Dialect,
-  options: { candidateCap?: number } = {},
+  options: { candidateCap?: number; driveBelow?: number } = {},
 ) {
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
+  const driveBelow = options.driveBelow ?? DRIVE_BELOW;
   const postgres = dialect === 'postgres';
 
   /**
    * The candidates: matching documents, highest image id first, at most `cap`. Both engines
    * walk their index by id and stop at the cap, whatever the number of matches.
    */
-  function hits(query: SearchQuery, withScore: boolean): RawBuilder<Hit> {
+  function hits(
+    query: SearchQuery,
+    withScore: boolean,
+    terms: readonly TermCount[],
+  ): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
@@ -97,6 +124,18 @@ export function createSearchRepository(
       const score = withScore
         ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
+      if (!query.prefixLast) {
+        // Only the candidates' documents are read, and only to rank them.
+        return withScore
+          ? sql<Hit>`(
+              SELECT c.id, ${score} AS score
+              FROM ${newestWithEvery(terms)} AS c
+              JOIN image_search ON image_search.id_image = c.id
+            )`
+          : sql<Hit>`(SELECT c.id, 0 AS score FROM ${newestWithEvery(terms)} AS c)`;
+      }
+      // The prefix retry (a word still being typed, only when nothing matched it whole)
+      // merges every term starting with it, which the GIN index does in one scan.
       return sql<Hit>`(
         SELECT id_image AS id, ${score} AS score
         FROM image_search
@@ -114,6 +153,67 @@ export function createSearchRepository(
       FROM image_search
       WHERE image_search MATCH ${fts5Text(query)}
       ORDER BY rowid DESC
+      LIMIT ${cap}
+    )`;
+  }
+
+  /**
+   * PostgreSQL: the query's distinct terms, rarest first, each with its number of images
+   * counted up to DRIVE_BELOW (an index-only count of at most that many rows per term).
+   */
+  async function byRarity(terms: readonly string[]): Promise<TermCount[]> {
+    const unique = [...new Set(terms)];
+    // A single term drives alone: its count would choose nothing.
+    if (unique.length === 1) return [{ term: unique[0] ?? '', images: 0 }];
+    const result = await sql<TermCount>`
+      SELECT wanted.term, (
+        SELECT count(*)::int FROM (
+          SELECT 1 FROM search_terms WHERE search_terms.term = wanted.term LIMIT ${driveBelow}
+        ) AS counted
+      ) AS images
+      FROM unnest(${unique}::text[]) AS wanted (term)
+    `.execute(db);
+    return result.rows.sort(
+      (a, b) => a.images - b.images || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
+    );
+  }
+
+  /**
+   * PostgreSQL: the newest `cap` images holding every term, from search_terms alone (index-
+   * only scans), reading the first term's ids backwards and stopping at the cap. With several
+   * terms, when the rarest is held by fewer than DRIVE_BELOW images, it drives and each of its
+   * images is looked up under the other terms (a subquery per term, which the planner runs
+   * per row and cannot turn into a join): at most DRIVE_BELOW lookups per other term, whatever
+   * those terms' frequency. Left to its estimates the planner merged a word in 0.5 % of 1M
+   * images with one in 37 % by reading all 371,000 ids of the latter. When every term is
+   * common, their lists are joined and the planner merges them, stopping at the cap.
+   */
+  function newestWithEvery(terms: readonly TermCount[]): RawBuilder<{ id: number }> {
+    const [first = { term: '', images: 0 }, ...others] = terms;
+    if (first.images < driveBelow) {
+      const lookups = others.map(
+        ({ term }) => sql`AND (
+          SELECT true FROM search_terms other
+          WHERE other.term = ${term} AND other.id_image = t0.id_image
+        )`,
+      );
+      return sql<{ id: number }>`(
+        SELECT t0.id_image AS id
+        FROM search_terms t0
+        WHERE t0.term = ${first.term} ${sql.join(lookups, sql` `)}
+        ORDER BY t0.id_image DESC
+        LIMIT ${cap}
+      )`;
+    }
+    const joins = others.map(({ term }, index) => {
+      const alias = sql.raw(`t${String(index + 1)}`);
+      return sql`JOIN search_terms ${alias} ON ${alias}.id_image = t0.id_image AND ${alias}.term = ${term}`;
+    });
+    return sql<{ id: number }>`(
+      SELECT t0.id_image AS id
+      FROM search_terms t0 ${sql.join(joins, sql` `)}
+      WHERE t0.term = ${first.term}
+      ORDER BY t0.id_image DESC
       LIMIT ${cap}
     )`;
   }
@@ -209,10 +309,11 @@ export function createSearchRepository(
      * table itself, so an image no longer approved never shows even if its document is stale.
      */
     async searchApprovedImages(query: SearchQuery): Promise<SearchPage> {
+      const terms = postgres && !query.prefixLast ? await byRarity(query.terms) : [];
       // Materialized: the candidates are read once, then joined and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
-        () => hits(query, query.order === 'relevance'),
+        () => hits(query, query.order === 'relevance', terms),
       );
       const approvedHits = withHits
         .selectFrom('hits')
@@ -278,12 +379,20 @@ export function createSearchRepository(
       // and stopped at the cap, then the join), so the planners see the query they already
       // plan well; at 10k images this and a join inside the walk measured alike
       // (bench:search-fallback).
+      // PostgreSQL: each term's newest `cap` ids from search_terms (an index-only scan
+      // each), merged; an image holding several of the terms counts once.
       const result = postgres
         ? await sql<PublishedHit>`
             WITH hits AS MATERIALIZED (
-              SELECT id_image AS id FROM image_search
-              WHERE document @@ to_tsquery('simple', ${tsqueryAny(terms)})
-              ORDER BY id_image DESC
+              SELECT DISTINCT newest.id
+              FROM unnest(${[...new Set(terms)]}::text[]) AS wanted (term)
+              CROSS JOIN LATERAL (
+                SELECT id_image AS id FROM search_terms
+                WHERE search_terms.term = wanted.term
+                ORDER BY id_image DESC
+                LIMIT ${cap}
+              ) AS newest
+              ORDER BY newest.id DESC
               LIMIT ${cap}
             )
             SELECT hits.id, i.published_at
@@ -413,11 +522,4 @@ function tsqueryText(query: SearchQuery): string {
 /** FTS5: any of the terms (OR), each quoted. */
 function fts5Any(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-}
-
-/** tsquery: any of the terms (|), each quoted. */
-function tsqueryAny(terms: readonly string[]): string {
-  return terms
-    .map((term) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`)
-    .join(' | ');
 }

@@ -12,7 +12,9 @@
  *   SQLite indexes it in an FTS5 table (ranked by bm25 with column weights), PostgreSQL as a
  *   tsvector built with setweight(to_tsvector('simple', …)) under a GIN index (ranked by
  *   ts_rank_cd). 'simple' only lower-cases and splits: stemming already happened, and no
- *   extension (unaccent, pg_trgm) is needed, so no superuser either.
+ *   extension (unaccent, pg_trgm) is needed, so no superuser either. PostgreSQL reads the
+ *   candidates of whole words from `search_terms`, a btree of (term, image) derived from the
+ *   documents by a trigger, in id order (search.repository.ts).
  * - Strict matches first: every query word must match; if nothing does, the last word is
  *   tried again as a prefix (a word still being typed). Only the retry uses prefixes because
  *   an indexed prefix of a common stem merges many terms, which is cheap only when it is rare.
@@ -84,7 +86,7 @@ export type SearchService = ReturnType<typeof createSearchService>;
 export function createSearchService(
   db: Executor,
   dialect: Dialect,
-  options: { candidateCap?: number } = {},
+  options: { candidateCap?: number; driveBelow?: number } = {},
 ) {
   const repo = createSearchRepository(db, dialect, options);
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;

@@ -1,0 +1,223 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
+import { createSearchService } from '../src/modules/search/search.service.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { createCategory, uploadImage } from './helpers/images.js';
+
+/*
+ * Search stays in step with every write made through the API: approval, rejection, an
+ * administrator's edit, category and tag renames and deletions, the text read on the wall,
+ * image deletion and a user's erasure. On PostgreSQL searches read their candidates from
+ * `search_terms` (migration 2026-11-25T2100-search-terms), which a trigger derives from the
+ * documents; after every step it must hold exactly the documents' lexemes. Runs on SQLite and,
+ * with TEST_DATABASE_URL, on PostgreSQL.
+ */
+
+let t: TestApp;
+let adminToken: string;
+let writer: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json().access_token;
+  writer = await createUser(t.app, { username: 'scrittrice' });
+});
+afterAll(() => t.close());
+
+const db = () => t.app.ctx.database.db;
+const postgres = () => t.app.ctx.database.dialect === 'postgres';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+async function asAdmin(method: Method, url: string, payload?: object): Promise<void> {
+  const response = await t.app.inject({
+    method,
+    url,
+    headers: bearer(adminToken),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(
+    method === 'POST' ? 201 : 200,
+  );
+}
+
+/** The ids GET /api/search answers, in its order. */
+async function found(query: string, order = 'newest'): Promise<number[]> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/search?query=${encodeURIComponent(query)}&order=${order}`,
+  });
+  expect(response.statusCode, query).toBe(200);
+  return response
+    .json<{ images: Array<{ id_image: number }> }>()
+    .images.map((image) => image.id_image);
+}
+
+/**
+ * PostgreSQL: search_terms holds exactly one row per lexeme of each document, no more, no
+ * less. SQLite has no such table: its FTS5 index is the documents themselves.
+ */
+async function expectTermsInStep(): Promise<void> {
+  if (!postgres()) return;
+  const missing = await sql<{ term: string; id_image: number }>`
+    SELECT term, id_image FROM image_search, unnest(tsvector_to_array(document)) AS term
+    EXCEPT SELECT term, id_image FROM search_terms
+  `.execute(db());
+  const extra = await sql<{ term: string; id_image: number }>`
+    SELECT term, id_image FROM search_terms
+    EXCEPT SELECT term, id_image FROM image_search, unnest(tsvector_to_array(document)) AS term
+  `.execute(db());
+  expect(missing.rows).toEqual([]);
+  expect(extra.rows).toEqual([]);
+}
+
+async function approveThroughApi(filename: string): Promise<void> {
+  await asAdmin('PUT', `/api/admin/approve-image/${filename}`);
+}
+
+describe('search follows every write through the API', () => {
+  it('indexes at approval, never before, and never a rejected image', async () => {
+    const image = await uploadImage(t.app, writer, { title: 'Scalinata azzurra' });
+    expect(await found('scalinata')).toEqual([]);
+    await approveThroughApi(image.filename);
+    expect(await found('scalinata')).toEqual([image.id_image]);
+    expect(await found('scalinate azzurre', 'relevance')).toEqual([image.id_image]);
+    await expectTermsInStep();
+
+    const refused = await uploadImage(t.app, writer, { title: 'Scalinata respinta' });
+    const rejected = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reject-image/${refused.filename}`,
+      headers: { ...bearer(adminToken), 'content-type': 'application/json' },
+      payload: 'Sfocata',
+    });
+    expect(rejected.statusCode).toBe(200);
+    expect(await found('scalinata')).toEqual([image.id_image]);
+    expect(await found('respinta')).toEqual([]);
+    await expectTermsInStep();
+  });
+
+  it('follows an edit of title, category and tags, and their renames and deletions', async () => {
+    const category = await createCategory(t.app, 'lungomare');
+    const image = await uploadImage(t.app, writer, { title: 'Ringhiera verde', tags: ['ferro'] });
+    await approveThroughApi(image.filename);
+    expect(await found('ferro')).toEqual([image.id_image]);
+
+    await asAdmin('PUT', `/api/admin/images/${String(image.id_image)}`, {
+      titolo_img: 'Panchina rossa',
+      id_categoria: category,
+      tags: ['legno', 'vernice'],
+    });
+    expect(await found('ringhiera')).toEqual([]);
+    expect(await found('ferro')).toEqual([]);
+    expect(await found('panchine rosse')).toEqual([image.id_image]);
+    expect(await found('lungomare legno')).toEqual([image.id_image]);
+    await expectTermsInStep();
+
+    await asAdmin('PUT', `/api/admin/categories/${String(category)}`, { nome: 'passeggiata' });
+    expect(await found('lungomare')).toEqual([]);
+    expect(await found('passeggiata vernice')).toEqual([image.id_image]);
+    await expectTermsInStep();
+
+    const tags = await db().selectFrom('tags').select(['id_tag', 'nome']).execute();
+    const legno = tags.find((tag) => tag.nome === 'legno')?.id_tag;
+    const vernice = tags.find((tag) => tag.nome === 'vernice')?.id_tag;
+    await asAdmin('PUT', `/api/admin/tags/${String(legno)}`, { nome: 'quercia' });
+    expect(await found('legno')).toEqual([]);
+    expect(await found('quercia')).toEqual([image.id_image]);
+    await asAdmin('DELETE', `/api/admin/tags/${String(vernice)}`);
+    expect(await found('vernice')).toEqual([]);
+    await asAdmin('DELETE', `/api/admin/categories/${String(category)}`);
+    expect(await found('passeggiata')).toEqual([]);
+    expect(await found('panchina quercia')).toEqual([image.id_image]);
+    await expectTermsInStep();
+  });
+
+  it('follows the text read on the wall, then the deletion of the image', async () => {
+    const image = await uploadImage(t.app, writer, { title: 'Muro' });
+    await approveThroughApi(image.filename);
+    // What the analysis job does once the wall is read.
+    await db()
+      .updateTable('images')
+      .set({ extracted_text: 'NESSUNO È ILLEGALE' })
+      .where('id_image', '=', image.id_image)
+      .execute();
+    await t.app.ctx.search.reindexImage(image.id_image);
+    t.app.publicCache.clear();
+    expect(await found('illegale')).toEqual([image.id_image]);
+    // Read again with the same text: nothing changes.
+    await t.app.ctx.search.reindexImage(image.id_image);
+    await expectTermsInStep();
+
+    await asAdmin('DELETE', `/api/admin/images/${String(image.id_image)}`);
+    expect(await found('illegale')).toEqual([]);
+    await expectTermsInStep();
+  });
+
+  it("forgets every image of an erased user, and a row deleted behind search's back", async () => {
+    const leaving = await createUser(t.app, { username: 'partente' });
+    const first = await uploadImage(t.app, leaving, { title: 'Saluti dal molo' });
+    const second = await uploadImage(t.app, leaving, { title: 'Saluti dal faro' });
+    await approveThroughApi(first.filename);
+    await approveThroughApi(second.filename);
+    expect(await found('saluti')).toEqual([second.id_image, first.id_image]);
+    await asAdmin('DELETE', `/api/admin/users/${String(leaving.id)}`);
+    expect(await found('saluti')).toEqual([]);
+    await expectTermsInStep();
+
+    // PostgreSQL removes the document by foreign key, and the trigger its terms with it.
+    const gone = await uploadImage(t.app, writer, { title: 'Lampara' });
+    await approveThroughApi(gone.filename);
+    await db().deleteFrom('images').where('id_image', '=', gone.id_image).execute();
+    t.app.publicCache.clear();
+    expect(await found('lampara')).toEqual([]);
+    await expectTermsInStep();
+  });
+
+  it('finds the same images whichever word of several drives the search', async () => {
+    // A common word, a rarer one and a rare one, so the candidates are read from each of
+    // them in turn (the rarest first, or every list merged when all are common).
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const image = await uploadImage(t.app, writer, {
+        title: ['Gatto nero', i % 2 === 0 ? 'sul tetto' : '', i % 4 === 0 ? 'di notte' : ''].join(
+          ' ',
+        ),
+      });
+      await approveThroughApi(image.filename);
+      ids.push(image.id_image);
+    }
+    const newest = [...ids].reverse();
+    const expected = {
+      gatto: newest,
+      'gatto tetto': newest.filter((id) => ids.indexOf(id) % 2 === 0),
+      'notte tetto gatto': newest.filter((id) => ids.indexOf(id) % 4 === 0),
+      'nero notte': newest.filter((id) => ids.indexOf(id) % 4 === 0),
+    };
+    for (const [query, strict] of Object.entries(expected)) {
+      // The strict matches first; images holding half of the words follow (the fallback).
+      const answer = await found(query);
+      expect(answer.slice(0, strict.length), query).toEqual(strict);
+      for (const driveBelow of [1, 3]) {
+        const search = createSearchService(db(), t.app.ctx.database.dialect, { driveBelow });
+        const page = await search.search(query, 0, 50, 'newest');
+        expect(page.ids, `${query}, driven below ${String(driveBelow)}`).toEqual(answer);
+      }
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migration', () => {
+  it('fills the terms of the documents already indexed', async () => {
+    const image = await uploadImage(t.app, writer, { title: 'Gabbiano reale' });
+    await approveThroughApi(image.filename);
+    await searchTermsMigration.down(db());
+    // A document written while the table did not exist.
+    const late = await uploadImage(t.app, writer, { title: 'Gabbiano comune' });
+    await approveThroughApi(late.filename);
+    await searchTermsMigration.up(db());
+    await expectTermsInStep();
+    expect(await found('gabbiani')).toEqual([late.id_image, image.id_image]);
+  });
+});
