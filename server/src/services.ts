@@ -156,7 +156,7 @@ function createContext(
     search,
     moderation,
     duplicates: createDuplicatesService(db, clock, { fileUrls, taxonomy }),
-    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure }),
+    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure, search }),
     settings,
     erasure,
     privacy: createPrivacyService(db, clock, {

@@ -175,6 +175,33 @@ describe('search follows every write through the API', () => {
     await expectTermsInStep();
   });
 
+  it("follows a change of the uploader's name, made by the user or by an administrator", async () => {
+    const painter = await createUser(t.app, { username: 'pittrice' });
+    const image = await uploadImage(t.app, painter, { title: 'Onde' });
+    await approveThroughApi(image.filename);
+    expect(await found('pittrice')).toEqual([image.id_image]);
+
+    const own = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      headers: bearer(painter.token),
+      payload: { username: 'muralista' },
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(await found('pittrice')).toEqual([]);
+    expect(await found('muralista')).toEqual([image.id_image]);
+    await expectTermsInStep();
+
+    await asAdmin('PUT', `/api/admin/users/${String(painter.id)}`, {
+      username: 'writer',
+      email: painter.email,
+      password: '',
+    });
+    expect(await found('muralista')).toEqual([]);
+    expect(await found('writer')).toEqual([image.id_image]);
+    await expectTermsInStep();
+  });
+
   it('finds the same images whichever word of several drives the search', async () => {
     // A common word, a rarer one and a rare one, so the candidates are read from each of
     // them in turn (the rarest first, or every list merged when all are common).
