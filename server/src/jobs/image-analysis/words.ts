@@ -126,7 +126,7 @@ function accentedForms(): Map<string, string> {
   for (const entry of [...dictionary.commonWords, ...dictionary.wikipedia]) {
     const spelled = entry.toLowerCase();
     const folded = foldWord(spelled);
-    // 'passera' and 'passerà' are both words: a reading without the accent stays as read.
+    // 'papa' and 'papà' are both words: a reading without the accent stays as read.
     if (folded === spelled || !/^[a-z]+$/.test(folded) || written.has(folded)) continue;
     if (!built.has(folded)) built.set(folded, spelled);
   }
