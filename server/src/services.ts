@@ -107,7 +107,10 @@ function createContext(
   const { db } = database;
   const tokens = createTokenService(secret);
   const fileUrls = createFileUrlSigner(secret);
-  const users = createUsersService(db, clock);
+  const search = createSearchService(db, database.dialect);
+  const users = createUsersService(db, clock, {
+    onRenamed: (id) => search.reindexByUser(id),
+  });
   const taxonomy = createTaxonomyService(db, clock);
   const images = createImagesService(db, clock, fileUrls);
   const settings = createSettingsService(db, clock);
@@ -130,7 +133,6 @@ function createContext(
       fallback: () => createViewRecorder(db, log, config.viewFlushMs),
     }),
   );
-  const search = createSearchService(db, database.dialect);
   const erasure = createErasureService({ users, moderation, interactions, search });
   const follows = createFollowsService(db, clock, users);
   return Object.freeze({
@@ -156,7 +158,7 @@ function createContext(
     search,
     moderation,
     duplicates: createDuplicatesService(db, clock, { fileUrls, taxonomy }),
-    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure, search }),
+    admin: createAdminService(db, database.dialect, clock, { users, taxonomy, erasure }),
     settings,
     erasure,
     privacy: createPrivacyService(db, clock, {

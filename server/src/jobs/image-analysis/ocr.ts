@@ -116,8 +116,13 @@ export async function rawRgb(image: Buffer, longSide: number): Promise<RawRgb> {
   return { data, width: info.width, height: info.height };
 }
 
+/** The text's letters and digits, folded. */
+function significantOf(text: string): string {
+  return foldWord(text).replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 function lettersOf(text: string): number {
-  return foldWord(text).replace(/[^\p{L}\p{N}]+/gu, '').length;
+  return significantOf(text).length;
 }
 
 function isSure(result: OcrResult): boolean {
@@ -151,7 +156,7 @@ function likeliestItalian(line: TextLine): string {
 }
 
 function isLegible(line: TextLine): boolean {
-  const significant = foldWord(line.text).replace(/[^\p{L}\p{N}]+/gu, '');
+  const significant = significantOf(line.text);
   if (significant.length > SHORT_LINE_LENGTH) return true;
   if (significant.length >= 2 && isItalianWord(significant)) return true;
   return significant.length > 0 && line.confidence >= SHORT_LINE_CONFIDENCE;

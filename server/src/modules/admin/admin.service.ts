@@ -4,7 +4,6 @@ import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import type { ErasureService } from '../privacy/erasure.service.js';
-import type { SearchService } from '../search/search.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { toOwnUser } from '../users/users.presenters.js';
 import { USER_MESSAGES } from '../users/users.rules.js';
@@ -56,12 +55,7 @@ export function createAdminService(
   db: Executor,
   dialect: Dialect,
   clock: Clock,
-  deps: {
-    users: UsersService;
-    taxonomy: TaxonomyService;
-    erasure: ErasureService;
-    search: SearchService;
-  },
+  deps: { users: UsersService; taxonomy: TaxonomyService; erasure: ErasureService },
 ) {
   async function target(id: number): Promise<UserRow> {
     const user = await deps.users.getById(id);
@@ -153,8 +147,6 @@ export function createAdminService(
         isActive,
         isSuperuser,
       });
-      // The uploader's name is one of the fields search finds an image by.
-      if (updated.username !== user.username) await deps.search.reindexByUser(id);
       return toOwnUser(updated);
     },
 

@@ -66,15 +66,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       },
     },
     async (request) => {
-      const before = currentUser(request);
-      const { user, passwordChanged } = await ctx.users.updateProfile(before, {
+      const { user, passwordChanged } = await ctx.users.updateProfile(currentUser(request), {
         username: request.body.username,
         email: request.body.email,
         password: request.body.password,
         currentPassword: request.body.current_password,
       });
-      // The uploader's name is one of the fields search finds an image by.
-      if (user.username !== before.username) await ctx.search.reindexByUser(user.id_utente);
       // The old token died with the old password; the caller keeps its session with a new one.
       return passwordChanged
         ? { ...toOwnUser(user), access_token: ctx.auth.issueToken(user) }

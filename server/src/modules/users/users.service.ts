@@ -56,8 +56,29 @@ export function acceptUsername(requested: string): string {
   return username;
 }
 
-export function createUsersService(db: Executor, clock: Clock) {
+/**
+ * `onRenamed` is told of every username change once it is stored, by the user or by an
+ * administrator: the uploader's name is one of the fields search finds an image by.
+ */
+export function createUsersService(
+  db: Executor,
+  clock: Clock,
+  hooks: { onRenamed?: (id_utente: number) => Promise<void> } = {},
+) {
   const timestamp = () => clock.now().toISOString();
+
+  /** Stores an edit of the account, and tells onRenamed when the username changed. */
+  async function storeEdit(user: UserRow, update: UserUpdate): Promise<UserRow> {
+    let updated: UserRow;
+    try {
+      updated = await repo.updateUser(db, user.id_utente, update);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
+      throw error;
+    }
+    if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
+    return updated;
+  }
 
   async function create(account: NewAccount): Promise<UserRow> {
     const username = acceptUsername(account.username);
@@ -126,13 +147,8 @@ export function createUsersService(db: Executor, clock: Clock) {
       // Every session opened with the old password ends (tokens carry the version).
       update.token_version = user.token_version + 1;
     }
-    try {
-      const updated = await repo.updateUser(db, user.id_utente, update);
-      return { user: updated, passwordChanged: newPassword !== undefined };
-    } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
-      throw error;
-    }
+    const updated = await storeEdit(user, update);
+    return { user: updated, passwordChanged: newPassword !== undefined };
   }
 
   /**
@@ -216,12 +232,7 @@ export function createUsersService(db: Executor, clock: Clock) {
       ...(endSessions ? { token_version: user.token_version + 1 } : {}),
       ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
     };
-    try {
-      return await repo.updateUser(db, user.id_utente, update);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
-      throw error;
-    }
+    return storeEdit(user, update);
   }
 
   /** A user others may see: active and not waiting for erasure; otherwise 404. */
