@@ -255,6 +255,7 @@ export async function generateCatalogue(options: {
         category: null,
         text: null,
         username: null,
+        alternates: null,
       });
       cached = document.title;
       stemCache.set(text, cached);

@@ -59,11 +59,16 @@ describe('upload → analysis job → search', () => {
     ]);
     const analysed = await t.app.ctx.database.db
       .selectFrom('images')
-      .select(['text_folded', 'phash'])
+      .select(['text_folded', 'phash', 'ocr_alternates'])
       .where('id_image', '=', id_image)
       .executeTakeFirstOrThrow();
     expect(analysed.text_folded).toContain('mollare');
     expect(analysed.phash).toMatch(/^[0-9a-f]{16}$/);
+    // Stored through the reading process, never a word the text already holds.
+    expect(analysed.ocr_alternates).toEqual(expect.any(String));
+    for (const word of analysed.ocr_alternates?.split(' ').filter(Boolean) ?? []) {
+      expect(analysed.text_folded?.split(' ')).not.toContain(word);
+    }
 
     await approve(t.app, id_image);
     const found = await t.app.inject({ method: 'GET', url: '/api/search?query=mollare' });

@@ -154,7 +154,7 @@ function countingOcr(): OcrEngine & { calls: number } {
     calls: 0,
     recognize() {
       engine.calls += 1;
-      return Promise.resolve({ text: 'FINTO', confidence: 90 });
+      return Promise.resolve({ text: 'FINTO', confidence: 90, alternates: '' });
     },
     terminate: () => Promise.resolve(),
   };
@@ -273,7 +273,7 @@ describe('OCR', () => {
     })
       .webp()
       .toBuffer();
-    expect(await ocr.recognize(bare)).toEqual({ text: '', confidence: 0 });
+    expect(await ocr.recognize(bare)).toEqual({ text: '', confidence: 0, alternates: '' });
   });
 });
 

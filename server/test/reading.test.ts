@@ -104,7 +104,7 @@ describe('text lines', () => {
     ]);
     expect(result.text).toBe('ogni muro\nha una voce');
     expect(result.confidence).toBe(90);
-    expect(textOf([])).toEqual({ text: '', confidence: 0 });
+    expect(textOf([])).toEqual({ text: '', confidence: 0, alternates: '' });
   });
 
   it('chooses among the likeliest readings of a line the one made of Italian words', () => {
@@ -126,6 +126,25 @@ describe('text lines', () => {
       ],
     };
     expect(textOf([sure]).text).toBe('ciao');
+  });
+
+  it("keeps the likely readings' other Italian words as alternates for search", () => {
+    const torn: TextLine = {
+      ...line('CHI SEI QUANDO NESSO NO', 100, 100),
+      readings: [
+        { text: 'CHI SEI QUANDO NESSO NO', logProbability: -0.6 },
+        { text: 'CHI SEI QUANDO NESSUNO', logProbability: -1.4 },
+        { text: 'CHI SEI QUANDO NE SSO NO', logProbability: -2.0 },
+        { text: 'CHE SEI QUANDO NESSUNA', logProbability: -3.1 },
+        // Far less likely than the best: not an alternate, though Italian.
+        { text: 'CHI SEI QUANDO NESSO CANE', logProbability: -9.5 },
+      ],
+    };
+    const result = textOf([torn]);
+    expect(result.text).toBe('CHI SEI QUANDO NESSO NO');
+    // Folded, each once, none the text already holds, none under four letters ('che').
+    expect(result.alternates).toBe('nessuno nessuna');
+    expect(textOf([line('ogni muro', 100, 100)]).alternates).toBe('');
   });
 
   it('finds each line of a probability map as a box around its core', () => {

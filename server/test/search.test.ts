@@ -82,6 +82,8 @@ interface ImageInput {
   user?: number;
   category?: number;
   tags?: number[];
+  /** The OCR's alternates (ocr.ts): words it found likely but did not choose. */
+  alternates?: string | null;
   /** Skip reindexImage, to test a document that is missing or stale. */
   skipIndex?: boolean;
 }
@@ -98,6 +100,7 @@ async function image(input: ImageInput = {}): Promise<number> {
       filename: `search-${fileCounter}.webp`,
       titolo_img: input.title ?? null,
       extracted_text: input.text ?? null,
+      ocr_alternates: input.alternates ?? null,
       id_utente: input.user ?? owner,
       id_categoria: input.category ?? 1,
       status,
@@ -142,12 +145,14 @@ describe('search text', () => {
         category: 'messaggi_amore',
         text: 'Ti amo',
         username: 'Marco_88',
+        alternates: 'tiamo',
       }),
     ).toEqual({
       title: 'mur che parl',
       tags: 'street art messagg amor',
       body: 'ti amo',
-      author: 'marc 88',
+      // The OCR's alternates weigh least, with the uploader's name.
+      author: 'marc 88 tiam',
       forms: expect.arrayContaining([
         { form: 'muri', term: 'mur' },
         { form: 'mur', term: 'mur' },
@@ -216,6 +221,7 @@ describe('search', () => {
     // Documents written behind reindexImage's back (a stale or buggy index) change nothing.
     const repo = createSearchRepository(db(), dialect());
     const document = searchDocument({
+      alternates: null,
       title: 'Lampione',
       tags: [],
       category: null,
@@ -256,6 +262,28 @@ describe('search', () => {
     expect(await ids('tramonto')).toEqual([inTitle, inTag, inText]);
     // Newest first ignores the weights.
     expect(await ids('tramonto', 'newest')).toEqual([inTag, inText, inTitle]);
+  });
+
+  it("finds a photo by the OCR's alternates, after the photos whose text holds the word", async () => {
+    // Read 'NESSO NO' with 'nessuno' as the recogniser's second reading; newer than the photo
+    // that read it, so only the weights can put that one first.
+    const read = await image({ text: 'NESSUNO TI GUARDA' });
+    const alternate = await image({
+      text: 'CHI SEI QUANDO NESSO NO',
+      alternates: 'nessuno saracinesca',
+    });
+    expect(await ids('nessuno')).toEqual([read, alternate]);
+    expect(await ids('nessuno', 'newest')).toEqual([alternate, read]);
+    // Both words strictly, one of them only among the alternates, in another Italian form;
+    // then, as ever, the photos holding half of the words.
+    expect(await ids('saracinesche nessuno')).toEqual([alternate, read]);
+    // The alternates are for search alone: what visitors read is the text chosen.
+    const row = await db()
+      .selectFrom('images')
+      .select('extracted_text')
+      .where('id_image', '=', alternate)
+      .executeTakeFirstOrThrow();
+    expect(row.extracted_text).toBe('CHI SEI QUANDO NESSO NO');
   });
 
   it('orders newest first by publication date, then id', async () => {
@@ -575,6 +603,7 @@ describe('search that forgives OCR slips (fallback)', () => {
     // Documents written behind reindexImage's back (a stale index).
     const repo = createSearchRepository(db(), dialect());
     const document = searchDocument({
+      alternates: null,
       title: null,
       tags: [],
       category: null,

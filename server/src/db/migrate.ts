@@ -6,6 +6,7 @@ import * as ocrConfidence from './migrations/2026-11-22T0300-ocr-confidence.js';
 import * as reactionsVersion from './migrations/2026-11-22T0700-reactions-version.js';
 import * as searchVocabulary from './migrations/2026-11-25T0800-search-vocabulary.js';
 import * as searchTerms from './migrations/2026-11-25T2100-search-terms.js';
+import * as ocrAlternates from './migrations/2026-11-26T0100-ocr-alternates.js';
 import type { Database } from './tables.js';
 
 /*
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0700-reactions-version': reactionsVersion,
   '2026-11-25T0800-search-vocabulary': searchVocabulary,
   '2026-11-25T2100-search-terms': searchTerms,
+  '2026-11-26T0100-ocr-alternates': ocrAlternates,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

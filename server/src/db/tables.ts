@@ -84,6 +84,11 @@ export interface ImagesTable {
   text_folded: string | null;
   /** The OCR's mean word confidence (0–100) in extracted_text; null when unknown. */
   ocr_confidence: number | null;
+  /**
+   * Italian words of the OCR's other likely readings that extracted_text lacks, folded and
+   * space-separated; search finds the image by them at its lowest weight. Null before analysis.
+   */
+  ocr_alternates: string | null;
   /** 64-bit perceptual hash as 16 hex digits; null until the hash job ran. */
   phash: string | null;
   likes_count: Counter;

@@ -80,6 +80,7 @@ export function createImageAnalysisJob(
         extracted_text: reading.text,
         text_folded: foldText(reading.text),
         ocr_confidence: reading.confidence,
+        ocr_alternates: reading.alternates,
         phash: reading.phash,
       });
       if (!saved) return;

@@ -17,6 +17,7 @@ export interface ImageAnalysis {
   extracted_text: string;
   text_folded: string;
   ocr_confidence: number;
+  ocr_alternates: string;
   phash: string;
 }
 

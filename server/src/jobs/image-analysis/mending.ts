@@ -170,7 +170,21 @@ function pieceOf(piece: string, followedBy: string, words: ReadonlySet<string>):
  * The words a folded token of letters and digits most likely stands for, or null when it is
  * best left as read: a common word, a number, or a token nothing explains better.
  */
-export function segmentToken(folded: string): string[] | null {
+export function segmentToken(folded: string): readonly string[] | null {
+  const known = segmented.get(folded);
+  if (known !== undefined) return known;
+  const pieces = segmentAnew(folded);
+  // A photo's lines have eight readings that share most of their tokens: segment each once.
+  if (segmented.size >= SEGMENTED_LIMIT) segmented.clear();
+  segmented.set(folded, pieces);
+  return pieces;
+}
+
+/** Tokens already segmented (segmentToken is pure: the word lists never change). */
+const segmented = new Map<string, readonly string[] | null>();
+const SEGMENTED_LIMIT = 50_000;
+
+function segmentAnew(folded: string): string[] | null {
   if (!/^[a-z0-9]+$/.test(folded) || /^[0-9]+$/.test(folded)) return null;
   const words = segmentWords();
   if (words.has(folded) || withClitic(folded)) return null;

@@ -21,6 +21,13 @@ export interface OcrResult {
   text: string;
   /** Mean confidence (0–100) of the kept lines, weighted by their length; 0 without text. */
   confidence: number;
+  /**
+   * Italian words of the recogniser's other likely readings that `text` lacks, folded and
+   * space-separated ('' when none): a misread word is often the second or third reading of
+   * its line ('NESSO NO' chosen, 'nessuno' behind it), so search finds the photo by these at
+   * the lowest weight, while grouping and what visitors see keep to `text`.
+   */
+  alternates: string;
 }
 
 export interface OcrEngine {
@@ -69,6 +76,15 @@ const OTHER_LETTER_WEIGHT = 0.25;
  * of the set alike; 0.75 read the most.
  */
 const WORD_LETTER_WEIGHT = 0.75;
+/**
+ * A reading counts for the alternates when it is at most this much less likely (natural log)
+ * than its line's likeliest reading, and a word when it has this many letters or more: shorter
+ * Italian words are mostly articles and prepositions, which nobody searches for.
+ */
+const ALTERNATE_LOG_MARGIN = 8;
+const ALTERNATE_MIN_LETTERS = 4;
+/** At most this many alternates a photo (a hundred lines of eight readings could give more). */
+const MAX_ALTERNATES = 40;
 
 export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
   let reader: Promise<SceneTextReader> | undefined;
@@ -88,7 +104,17 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       const first = textOf(await reader.read(rgb));
       if (isSure(first)) return first;
       const second = textOf(await reader.read(rgb, SECOND_LOOK_SIDE));
-      return italianScore(second) > italianScore(first) ? second : first;
+      const [chosen, other] =
+        italianScore(second) > italianScore(first) ? [second, first] : [first, second];
+      // What the other look read is as likely an alternate as its own alternates.
+      return {
+        ...chosen,
+        alternates: alternatesBeyond(chosen.text, [
+          chosen.alternates,
+          other.text,
+          other.alternates,
+        ]),
+      };
     },
     async terminate() {
       const current = reader;
@@ -196,5 +222,37 @@ export function textOf(found: readonly TextLine[]): OcrResult {
     weighted += line.confidence * line.text.length;
     weight += line.text.length;
   }
-  return { text, confidence: weight === 0 ? 0 : Math.round((100 * weighted) / weight) };
+  const likely = lines.flatMap((line) => {
+    const best = Math.max(...line.readings.map((reading) => reading.logProbability));
+    return line.readings
+      .filter((reading) => reading.logProbability >= best - ALTERNATE_LOG_MARGIN)
+      .map((reading) => mendLine(reading.text));
+  });
+  return {
+    text,
+    confidence: weight === 0 ? 0 : Math.round((100 * weighted) / weight),
+    alternates: alternatesBeyond(text, likely),
+  };
+}
+
+/**
+ * The distinct Italian words of `readings` (ALTERNATE_MIN_LETTERS or more, folded) that
+ * `text` does not hold, space-separated, at most MAX_ALTERNATES.
+ */
+function alternatesBeyond(text: string, readings: readonly string[]): string {
+  const read = new Set(foldedWords(text));
+  const alternates = new Set<string>();
+  for (const word of readings.flatMap(foldedWords)) {
+    if (alternates.size >= MAX_ALTERNATES) break;
+    if (word.length >= ALTERNATE_MIN_LETTERS && !read.has(word) && isItalianWord(word)) {
+      alternates.add(word);
+    }
+  }
+  return [...alternates].join(' ');
+}
+
+function foldedWords(text: string): string[] {
+  return foldWord(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
 }

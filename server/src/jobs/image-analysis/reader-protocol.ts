@@ -33,6 +33,7 @@ export function isReadReply(message: unknown): message is ReadReply {
       typeof reading === 'object' &&
       typeof reading.text === 'string' &&
       typeof reading.confidence === 'number' &&
+      typeof reading.alternates === 'string' &&
       typeof reading.phash === 'string'
     );
   }

@@ -24,7 +24,7 @@ export function readerOf(ocr: OcrEngine): PhotoReader {
   return {
     async read(image) {
       const [phash, reading] = await Promise.all([perceptualHash(image), ocr.recognize(image)]);
-      return { text: reading.text, confidence: reading.confidence, phash };
+      return { ...reading, phash };
     },
     terminate: () => ocr.terminate(),
   };

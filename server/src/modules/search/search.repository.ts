@@ -63,6 +63,7 @@ export interface ImageSearchSource {
   status: ImageStatus;
   titolo_img: string | null;
   extracted_text: string | null;
+  ocr_alternates: string | null;
   category: string | null;
   username: string | null;
   tags: string[];
@@ -427,6 +428,7 @@ export function createSearchRepository(
           'images.status',
           'images.titolo_img',
           'images.extracted_text',
+          'images.ocr_alternates',
           'categories.nome as category',
           'users.username',
         ])

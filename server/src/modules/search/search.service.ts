@@ -104,6 +104,7 @@ export function createSearchService(
         category: source.category,
         text: source.extracted_text,
         username: source.username,
+        alternates: source.ocr_alternates,
       }),
     );
   }

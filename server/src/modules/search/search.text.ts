@@ -78,11 +78,15 @@ export interface SearchDocumentParts {
   /** The OCR text. */
   text: string | null;
   username: string | null;
+  /** The OCR's alternates: words it found likely but did not choose (jobs/image-analysis/ocr.ts). */
+  alternates: string | null;
 }
 
 /**
  * The stored document: one field per ranking weight, each a space-separated list of stems.
- * Title weighs most, then tags and category, then the OCR text, then the uploader's name.
+ * Title weighs most, then tags and category, then the OCR text; the lowest weight, `author`
+ * (the engines' field of that name), holds the uploader's name and the OCR's alternates, so a
+ * photo found only by a word the OCR did not choose comes after those that read it.
  * `forms` is what the fallback's vocabulary learns from it (search.fuzzy.ts): each distinct
  * folded word and each stem, with the stem it is indexed as.
  */
@@ -110,7 +114,7 @@ export function searchDocument(parts: SearchDocumentParts): SearchDocument {
     title: field(parts.title),
     tags: field(...parts.tags, parts.category),
     body: field(parts.text),
-    author: field(parts.username),
+    author: field(parts.username, parts.alternates),
     forms: [...forms.values()],
   };
 }
