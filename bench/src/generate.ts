@@ -5,6 +5,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { openDatabase, type Dialect } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { markSearchTermsCurrent } from '../../server/src/jobs/search-rebuild/search-rebuild.job.js';
+import { systemClock } from '../../server/src/lib/clock.js';
 import { PHRASES, TAGS, THEMES } from '../../server/src/demo/phrases.js';
 import { createRandom, type Random } from '../../server/src/demo/random.js';
 import { foldKey } from '../../server/src/lib/text.js';
@@ -172,6 +174,8 @@ export async function generateCatalogue(options: {
   // The schema comes from the server's own migrations.
   const schema = openDatabase(config);
   await migrateToLatest(schema.db);
+  // The documents below are made with the current terms: no rebuild when a server starts.
+  await markSearchTermsCurrent(schema.db, systemClock);
   await schema.close();
 
   const sink =

@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ensureSearchTermsCurrent } from './jobs/search-rebuild/search-rebuild.job.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -70,6 +71,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   let ctx: AppContext;
   try {
     await migrateToLatest(database.db);
+    // After a release that changed search's terms, the stored documents are rebuilt by a job.
+    await ensureSearchTermsCurrent(database.db, clock);
     await fs.mkdir(imagesRoot(config.dataDir), { recursive: true });
     // One job at a time in the server: OCR is CPU-bound and requests come first.
     runtime = await createRuntime(config, database, clock, log, { jobConcurrency: 1 });

@@ -11,7 +11,12 @@ import {
   queryKeys,
   slipDistance,
 } from '../src/modules/search/search.fuzzy.js';
-import { foldForSearch, searchDocument, stemWords } from '../src/modules/search/search.text.js';
+import {
+  foldForSearch,
+  searchDocument,
+  stemWords,
+  termOf,
+} from '../src/modules/search/search.text.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
@@ -135,6 +140,24 @@ describe('search text', () => {
     expect(stemWords('amore')).toEqual(stemWords('amori'));
     expect(stemWords('città')).toEqual(stemWords('CITTA'));
     expect(stemWords(' -- ?! ')).toEqual([]);
+  });
+
+  it("joins a word's singular and plural where the Snowball stem keeps them apart", () => {
+    const pairs = [
+      ['anno', 'anni'],
+      ['alza', 'alze'],
+      ['lago', 'laghi'],
+      ['fuoco', 'fuochi'],
+      ['amica', 'amiche'],
+      ['parola', 'parole'],
+    ];
+    for (const [singular, plural] of pairs) {
+      expect(termOf(plural ?? ''), `${singular ?? ''} / ${plural ?? ''}`).toBe(
+        termOf(singular ?? ''),
+      );
+    }
+    // Words of three letters keep their vowel: 'mai' is not 'ma'.
+    expect(['mai', 'che', 'non'].map(termOf)).toEqual(['mai', 'che', 'non']);
   });
 
   it('builds a document with one field per weight', () => {

@@ -7,6 +7,7 @@ import { createImageAnalysisJob } from './image-analysis/image-analysis.job.js';
 import type { PhotoReader } from './image-analysis/reader.js';
 import { createErasureJob } from './erasure/erasure.job.js';
 import { createMailJob } from './mail/mail.job.js';
+import { createSearchRebuildJob } from './search-rebuild/search-rebuild.job.js';
 import type { Mailer } from '../modules/mail/mailer.js';
 import type { AnyJobDefinition } from './worker.js';
 
@@ -45,5 +46,6 @@ export function createJobHandlers(
     }),
     createMailJob(deps.mailer),
     createErasureJob(deps.eraseUser),
+    createSearchRebuildJob(database.db, deps.clock, search),
   ];
 }

@@ -51,6 +51,30 @@ export function foldForSearch(text: string): string {
   );
 }
 
+/**
+ * The version of the terms words are indexed under (termOf). Stored documents made under an
+ * older version are rebuilt by the search-rebuild job when a server starts; bump it with every
+ * change of termOf or foldForSearch.
+ * 1: the Snowball stem. 2: singular and plural joined where Snowball keeps them apart.
+ */
+export const SEARCH_TERMS_VERSION = 2;
+
+/** Snowball keeps a final vowel in short words; drops it only here. */
+const MIN_STEM_WITH_VOWEL = 4;
+
+/**
+ * The term a folded word is indexed and searched under: its Italian Snowball stem, with the
+ * final vowel Snowball keeps in short words dropped ('anno' and 'anni' → 'ann', 'alza' and
+ * 'alze' → 'alz') and the 'h' that keeps a plural's c or g hard ('laghi' → 'lagh') dropped
+ * after it, so that a word's singular and plural meet ('lago' → 'lag').
+ */
+export function termOf(word: string): string {
+  let term = stemmer(word);
+  if (term.length >= MIN_STEM_WITH_VOWEL && /[aeiou]$/.test(term)) term = term.slice(0, -1);
+  if (/[cg]h$/.test(term)) term = term.slice(0, -1);
+  return term;
+}
+
 /** The folded words of `text`, each reduced to its Italian stem: 'Muri che parlano' → ['mur', 'che', 'parl']. */
 export function stemWords(text: string): string[] {
   return wordsAndStems(text).map(([, stem]) => stem);
@@ -63,7 +87,7 @@ export function wordsAndStems(text: string): Array<[word: string, stem: string]>
   const pairs: Array<[string, string]> = [];
   for (const word of folded.split(' ')) {
     if (word.length > MAX_WORD_LENGTH) continue;
-    const stem = stemmer(word);
+    const stem = termOf(word);
     // The stemmer works on the folded word, so 'città' and 'citta' give the same stem.
     if (stem !== '') pairs.push([word, stem]);
   }
