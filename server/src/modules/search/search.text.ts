@@ -59,7 +59,7 @@ export function foldForSearch(text: string): string {
  */
 export const SEARCH_TERMS_VERSION = 2;
 
-/** Snowball keeps a final vowel in short words; drops it only here. */
+/** A stem this long or longer loses a final vowel Snowball kept; a shorter one ('mai') keeps it. */
 const MIN_STEM_WITH_VOWEL = 4;
 
 /**
