@@ -5,6 +5,7 @@ import {
   SEARCH_REBUILD_JOB,
   SEARCH_TERMS_SETTING,
 } from '../src/jobs/search-rebuild/search-rebuild.job.js';
+import { enqueueJob } from '../src/jobs/worker.js';
 import { systemClock } from '../src/lib/clock.js';
 import { createSearchRepository } from '../src/modules/search/search.repository.js';
 import {
@@ -121,5 +122,28 @@ describe('search documents follow a change of terms', () => {
     expect(await strict('anno laghi')).toEqual([image.id_image]);
     expect(await found('laghi anni')).toEqual([image.id_image]);
     expect(await ensureSearchTermsCurrent(db(), systemClock)).toBe('current');
+  });
+
+  it("rebuilds when the recorded version is unreadable or an older release's job waits", async () => {
+    await saveSettings(
+      db(),
+      [{ key: SEARCH_TERMS_SETTING, value: 'rotto' }],
+      '2026-11-26T00:00:00Z',
+    );
+    // A job an older release left queued rebuilds to its own version: it does not count.
+    await enqueueJob(
+      db(),
+      systemClock,
+      { name: SEARCH_REBUILD_JOB, maxAttempts: 1 },
+      { version: SEARCH_TERMS_VERSION - 1 },
+    );
+    expect(await ensureSearchTermsCurrent(db(), systemClock)).toBe('enqueued');
+    await t.app.ctx.jobs.runUntilIdle();
+    expect(await storedVersion()).toBe(SEARCH_TERMS_VERSION);
+    expect(await rebuildJobs()).toEqual([
+      { status: 'done' },
+      { status: 'done' },
+      { status: 'done' },
+    ]);
   });
 });

@@ -13,6 +13,13 @@ import { defineJob, enqueueJob, type JobDefinition } from '../worker.js';
  * rebuilds every document in bounded batches (the search service's reindexAll), then records
  * the version. Searches meanwhile still find every word whose term did not change. A new
  * database records the version at once: its documents will all be made by the current code.
+ *
+ * Limits, known: the rebuild holds the worker's job slot while it runs (about 0.4 ms an image
+ * on SQLite, minutes at a million), and an attempt cut short starts again from the first
+ * image; two servers starting at the same moment may enqueue two rebuilds, the second then
+ * finding the work done or doing it again (never wrong, at worst twice the work); every
+ * process must run the new release before the rebuild, or an old one may write documents with
+ * the old terms after the rebuild passed them.
  */
 
 export const SEARCH_REBUILD_JOB = 'search.rebuild';
@@ -27,9 +34,16 @@ export interface SearchRebuildPayload {
 
 type SearchService = Pick<ReturnType<typeof createSearchService>, 'reindexAll'>;
 
+/** The recorded version; null when none is, or the row is not a number (then: rebuild). */
 async function storedVersion(db: Executor): Promise<number | null> {
   const [row] = await findSettings(db, [SEARCH_TERMS_SETTING]);
-  return row === undefined ? null : Number(JSON.parse(row.value));
+  if (row === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(row.value);
+    return typeof value === 'number' ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Records that every stored document is made of the current terms. */
@@ -65,6 +79,8 @@ export async function ensureSearchTermsCurrent(
     .selectFrom('jobs')
     .select('id_job')
     .where('name', '=', SEARCH_REBUILD_JOB)
+    // A job an older release left waiting rebuilds to its own version, not to this one.
+    .where('payload', '=', JSON.stringify({ version: SEARCH_TERMS_VERSION }))
     .where('status', 'in', ['queued', 'running'])
     .limit(1)
     .executeTakeFirst();
@@ -87,6 +103,12 @@ export function createSearchRebuildJob(
     name: SEARCH_REBUILD_JOB,
     maxAttempts: SEARCH_REBUILD_MAX_ATTEMPTS,
     async run(payload, ctx) {
+      // A newer release's job, claimed by a worker not yet upgraded: leave it to a newer one.
+      if (payload.version > SEARCH_TERMS_VERSION) {
+        throw new Error(
+          `search terms version ${String(payload.version)} is newer than this code's`,
+        );
+      }
       // A job left by an older release, or a rebuild another worker finished: nothing to do.
       if (payload.version !== SEARCH_TERMS_VERSION) return;
       if ((await storedVersion(db)) === SEARCH_TERMS_VERSION) return;
