@@ -406,7 +406,14 @@ async function main(): Promise<void> {
       // (eval/duplicates-explore.ts).
       const analyses = await db
         .selectFrom('images')
-        .select(['id_image', 'extracted_text', 'text_folded', 'ocr_confidence', 'phash'])
+        .select([
+          'id_image',
+          'extracted_text',
+          'text_folded',
+          'ocr_confidence',
+          'ocr_alternates',
+          'phash',
+        ])
         .orderBy('id_image')
         .execute();
       const dump = analyses.map((row) => {

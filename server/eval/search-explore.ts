@@ -6,7 +6,7 @@
  *
  *   npx tsx eval/search-explore.ts FILE [--seed muri] [--misses]
  *
- * The model: a picture matches strictly when its reading holds every query stem; the fallback
+ * The model: a picture matches strictly when its reading or its alternates hold every query stem; the fallback
  * takes the others holding at least half of the query words, each whole or within its allowed
  * slips of a word or stem of the reading, best first by words matched, then slips, then newest,
  * as search.service.ts ranks them. Strict matches are not ranked here (bm25 and ts_rank_cd are
@@ -23,6 +23,8 @@ import { searchQuery } from './metrics.js';
 interface Dumped {
   id_image: number;
   extracted_text: string | null;
+  /** The OCR's alternates (absent from dumps made before they existed). */
+  ocr_alternates?: string | null;
   truth: string;
 }
 
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
   );
   const items = buildEvalSet(rows.length, seed);
   const docs: Doc[] = rows.map((row) => {
-    const pairs = wordsAndStems(row.extracted_text ?? '');
+    // The product indexes the alternates too (at the lowest weight, which this model ignores).
+    const pairs = wordsAndStems(`${row.extracted_text ?? ''} ${row.ocr_alternates ?? ''}`);
     return {
       id: row.id_image,
       stems: new Set(pairs.map(([, stem]) => stem)),
