@@ -147,6 +147,16 @@ describe('text lines', () => {
     expect(textOf([line('ogni muro', 100, 100)]).alternates).toBe('');
   });
 
+  it('keeps a word as read when mending replaced it, as an alternate for search', () => {
+    // 'diem' is no word of the lists and one slip from 'die', which the mending writes; a
+    // visitor searching the motto types 'diem'.
+    const motto = textOf([line('Carpe diem', 100, 100)]);
+    expect(motto.text).toBe('Carpe die');
+    expect(motto.alternates).toBe('diem');
+    // Digits read for letters are confusions mended, not words anyone searches for.
+    expect(textOf([line('6UERRA', 100, 100)])).toMatchObject({ text: 'GUERRA', alternates: '' });
+  });
+
   it('finds each line of a probability map as a box around its core', () => {
     // Two lines' cores, 60 × 8 and 40 × 6 px, on a 128 × 64 map; a faint smudge is no line.
     const width = 128;

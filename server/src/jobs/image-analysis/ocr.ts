@@ -25,7 +25,8 @@ export interface OcrResult {
    * Italian words of the recogniser's other likely readings that `text` lacks, folded and
    * space-separated ('' when none): a misread word is often the second or third reading of
    * its line ('NESSO NO' chosen, 'nessuno' behind it), so search finds the photo by these at
-   * the lowest weight, while grouping and what visitors see keep to `text`.
+   * the lowest weight, while grouping and what visitors see keep to `text`. The words of
+   * `text` as read, where mending replaced them ('diem' mended to 'die'), are alternates too.
    */
   alternates: string;
 }
@@ -109,11 +110,11 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       // What the other look read is as likely an alternate as its own alternates.
       return {
         ...chosen,
-        alternates: alternatesBeyond(chosen.text, [
-          chosen.alternates,
-          other.text,
-          other.alternates,
-        ]),
+        alternates: alternatesBeyond(
+          chosen.text,
+          [other.text],
+          [chosen.alternates, other.alternates],
+        ),
       };
     },
     async terminate() {
@@ -206,16 +207,13 @@ export function textOf(found: readonly TextLine[]): OcrResult {
     if (row === undefined) rows.push([line]);
     else row.push(line);
   }
-  const text = rows
-    .map((row) =>
-      mendLine(
-        row
-          .sort((a, b) => a.box.cx - b.box.cx)
-          .map(likeliestItalian)
-          .join(' '),
-      ),
-    )
-    .join('\n');
+  const read = rows.map((row) =>
+    row
+      .sort((a, b) => a.box.cx - b.box.cx)
+      .map(likeliestItalian)
+      .join(' '),
+  );
+  const text = read.map(mendLine).join('\n');
   let weighted = 0;
   let weight = 0;
   for (const line of lines) {
@@ -231,22 +229,39 @@ export function textOf(found: readonly TextLine[]): OcrResult {
   return {
     text,
     confidence: weight === 0 ? 0 : Math.round((100 * weighted) / weight),
-    alternates: alternatesBeyond(text, likely),
+    // The words as read, before mending replaced them, come first: mending guesses ('diem',
+    // no word of the list, became 'die'), and the writing may hold a name, a Latin motto or a
+    // word the lists lack, which a visitor searches for as written.
+    alternates: alternatesBeyond(text, likely, read.map(lettersOnly)),
   };
 }
 
+/** The words of a reading made only of letters (no digits or confusions left in them). */
+function lettersOnly(reading: string): string {
+  return foldedWords(reading)
+    .filter((word) => /^[a-z]+$/.test(word))
+    .join(' ');
+}
+
 /**
- * The distinct Italian words of `readings` (ALTERNATE_MIN_LETTERS or more, folded) that
- * `text` does not hold, space-separated, at most MAX_ALTERNATES.
+ * The distinct words (ALTERNATE_MIN_LETTERS or more, folded) that `text` does not hold: first
+ * those of `kept`, as they are, then the Italian words of `readings`; space-separated, at most
+ * MAX_ALTERNATES.
  */
-function alternatesBeyond(text: string, readings: readonly string[]): string {
+function alternatesBeyond(
+  text: string,
+  readings: readonly string[],
+  kept: readonly string[] = [],
+): string {
   const read = new Set(foldedWords(text));
   const alternates = new Set<string>();
-  for (const word of readings.flatMap(foldedWords)) {
+  const candidates = [
+    ...kept.flatMap(foldedWords).map((word) => ({ word, admitted: true })),
+    ...readings.flatMap(foldedWords).map((word) => ({ word, admitted: isItalianWord(word) })),
+  ];
+  for (const { word, admitted } of candidates) {
     if (alternates.size >= MAX_ALTERNATES) break;
-    if (word.length >= ALTERNATE_MIN_LETTERS && !read.has(word) && isItalianWord(word)) {
-      alternates.add(word);
-    }
+    if (word.length >= ALTERNATE_MIN_LETTERS && admitted && !read.has(word)) alternates.add(word);
   }
   return [...alternates].join(' ');
 }
