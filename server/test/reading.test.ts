@@ -65,9 +65,11 @@ describe('glued words and slips', () => {
   });
 
   it('keeps verbs with a pronoun joined, and parts numbers glued to words', () => {
-    for (const word of ['saperli', 'amami', 'aspettami', 'ribellati']) {
+    for (const word of ['saperli', 'amami', 'aspettami', 'ribellati', 'dimmi']) {
       expect(segmentToken(word)).toBeNull();
     }
+    // Not a pronoun after a fragment that is no verb ('gio' + 'mi'): an 'rn' read as 'm'.
+    expect(segmentToken('giomi')).toEqual(['giorni']);
     expect(segmentToken('90anni')).toEqual(['90', 'anni']);
     expect(segmentToken('luca3')).toEqual(['luca', '3']);
     expect(segmentToken('1987')).toBeNull();

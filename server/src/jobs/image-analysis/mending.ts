@@ -80,6 +80,10 @@ function withClitic(word: string): boolean {
   for (const clitic of CLITICS) {
     if (!word.endsWith(clitic) || word.length < clitic.length + 3) continue;
     const stem = word.slice(0, -clitic.length);
+    // A short stem is an imperative ('ama', 'di') or an infinitive without its 'e' ('dir'):
+    // the lists' short fragments ending otherwise ('gio') would make a misread 'giomi'
+    // (giorni) a verb with 'mi' joined, and leave it unmended.
+    if (stem.length < 4 && !/[aeir]$/.test(stem)) continue;
     if (isItalianWord(stem) || isItalianWord(`${stem}e`)) return true;
   }
   return false;
