@@ -7,6 +7,7 @@ import { createSearchService, type SearchService } from '../src/modules/search/s
 import {
   allowedSlips,
   deletionKeys,
+  nearness,
   neighboursOf,
   queryKeys,
   slipDistance,
@@ -600,6 +601,32 @@ describe('search that forgives OCR slips (fallback)', () => {
     ]);
   });
 
+  it('puts first, among photos holding the same words, the one nearest to the word it lacks', async () => {
+    // 'muori' read 'buoni' (two slips, beyond the fallback's one): newer photos of Posillipo hold
+    // 'posillipo' as well, and only nearness puts the misread one first.
+    // The OCR's alternates count as read: as near as the misread one, and older.
+    const alternate = await image({ text: 'Posillipo e poi', alternates: 'buoni' });
+    const misread = await image({ text: 'Vedi Posillipo e poi buoni' });
+    const other = await image({ text: 'Forza Posillipo sempre' });
+    // Earlier tests' photos of walls ('muri', one slip from 'muori') follow: one word each.
+    for (const order of ['relevance', 'newest'] as const) {
+      expect((await ids('posillipo muori', order)).slice(0, 3)).toEqual([
+        misread,
+        alternate,
+        other,
+      ]);
+      // The photo nearest the missing word wins whichever word is missing.
+      expect((await ids('muori posillipo', order)).slice(0, 3)).toEqual([
+        misread,
+        alternate,
+        other,
+      ]);
+    }
+    // Nearness only orders photos holding the same words with the same slips.
+    const both = await image({ text: 'Posillipo, muori' });
+    expect((await ids('posillipo muori')).slice(0, 4)).toEqual([both, misread, alternate, other]);
+  });
+
   it('pages over the strict and the looser matches with one total', async () => {
     const strict = await image({ text: 'cormorano nero' });
     const near = await image({ text: 'cornorano nero' });
@@ -710,5 +737,9 @@ describe('search fallback, pure parts', () => {
       expect.arrayContaining(['guerra', 'uerra', 'guerr', 'uerr', 'gurr']),
     );
     expect(neighboursOf('cosa', 'cos', [{ form: 'casa', term: 'cas' }])).toEqual([]);
+    expect(nearness('muori', 'muor', ['poi', 'buoni', 'buon'])).toBe(2);
+    expect(nearness('muori', 'muor', ['muor'])).toBe(0);
+    expect(nearness('muori', 'muor', ['sempre', 'forza'])).toBe(4);
+    expect(nearness('muori', 'muor', [])).toBe(4);
   });
 });

@@ -140,3 +140,24 @@ export function neighboursOf(
     .sort((a, b) => a.slips - b.slips || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
     .slice(0, MAX_NEIGHBOURS);
 }
+
+/** How far the fallback looks for a near reading of a query word it did not match. */
+export const NEAR_LIMIT = 3;
+
+/**
+ * How near a reading comes to a query word it does not hold: the fewest slips (OSA) between
+ * the word or its stem and any of the reading's folded words or stems, up to NEAR_LIMIT, or
+ * NEAR_LIMIT + 1 when none is that near. 'muori' in 'poi buoni' is 2.
+ */
+export function nearness(word: string, stem: string, forms: readonly string[]): number {
+  let best = NEAR_LIMIT + 1;
+  for (const form of forms) {
+    best = Math.min(
+      best,
+      slipDistance(word, form, NEAR_LIMIT),
+      slipDistance(stem, form, NEAR_LIMIT),
+    );
+    if (best === 0) break;
+  }
+  return best;
+}

@@ -416,6 +416,20 @@ export function createSearchRepository(
       return result.rows.map((row) => ({ id: row.id, published_at: row.published_at }));
     },
 
+    /** What the OCR read of each image (text and alternates), for the fallback's nearness. */
+    async readTexts(
+      ids: readonly number[],
+    ): Promise<
+      Array<{ id_image: number; extracted_text: string | null; ocr_alternates: string | null }>
+    > {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('images')
+        .select(['id_image', 'extracted_text', 'ocr_alternates'])
+        .where('id_image', 'in', ids)
+        .execute();
+    },
+
     /** The images with what they are found by; ids that do not exist are simply absent. */
     async loadSources(ids: readonly number[]): Promise<ImageSearchSource[]> {
       if (ids.length === 0) return [];

@@ -23,7 +23,9 @@
  *   picture) adds after them the approved images holding at least half of the query words,
  *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
  *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
- *   fewer slips, then newest; the same in both orders, so a strict match always comes first.
+ *   fewer slips, then (among the first two pages) the photo whose reading comes nearest to
+ *   the words it lacks, then newest; the same in both orders, so a strict match always comes
+ *   first.
  *   The slips are found in the vocabulary table `search_vocabulary`, a deletion-neighbourhood
  *   index (SymSpell) that the document writers below keep, looked up by primary key: the
  *   same rows and the same answers on both engines, at a cost that does not grow with the
@@ -47,7 +49,7 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { badRequest } from '../../lib/errors.js';
-import { neighboursOf, queryKeys } from './search.fuzzy.js';
+import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
   SEARCH_CANDIDATE_CAP,
   createSearchRepository,
@@ -57,7 +59,7 @@ import {
   type SearchPage,
   type SearchQuery,
 } from './search.repository.js';
-import { queryWords, searchDocument } from './search.text.js';
+import { queryWords, searchDocument, wordsAndStems } from './search.text.js';
 
 export type { SearchOrder, SearchPage } from './search.repository.js';
 
@@ -78,6 +80,11 @@ const MAX_PAGE_SIZE = 120;
  * the same total.
  */
 const FALLBACK_BELOW = MAX_PAGE_SIZE;
+/**
+ * The fallback's first this many matches are ranked by nearness too (looserMatches): two of
+ * the app's pages, read in one query by primary key.
+ */
+const NEAR_RANKED = 240;
 /** A prefix of a single letter matches nearly everything: the retry needs at least two. */
 const MIN_PREFIX_LENGTH = 2;
 
@@ -220,17 +227,19 @@ export function createSearchService(
   /**
    * The fallback: approved images holding at least half of the query words (rounded up), each
    * whole or within its allowed slips of a vocabulary term, the strict matches excluded. Best
-   * first: more words matched, then fewer slips, then newest (publication, then id), in both
-   * orders, so that a strict match always comes before them and a near one before a partial
-   * one. Every word costs one vocabulary lookup and at most two index walks bounded by the
-   * candidate cap, so the fallback's cost does not grow with the number of images.
+   * first: more words matched, then fewer slips, then (NEAR_RANKED first) nearer readings of
+   * the words lacking, then newest (publication, then id), in both orders, so that a strict
+   * match always comes before them and a near one before a partial one. Every word costs one
+   * vocabulary lookup and at most two index walks bounded by the candidate cap, and nearness
+   * one read of NEAR_RANKED rows by primary key, so the fallback's cost does not grow with
+   * the number of images.
    */
   async function looserMatches(
     words: ReadonlyArray<{ word: string; stem: string }>,
     exclude: ReadonlySet<number>,
   ): Promise<{ ids: number[]; capped: boolean }> {
     const needed = Math.ceil(words.length / 2);
-    const matches = new Map<number, { words: number; slips: number }>();
+    const matches = new Map<number, Match>();
     const publishedAt = new Map<number, string>();
     let capped = false;
     const found = (hits: readonly PublishedHit[]): PublishedHit[] => {
@@ -253,30 +262,63 @@ export function createSearchService(
         }
       }
       for (const [id, slips] of best) {
-        const match = matches.get(id) ?? { words: 0, slips: 0 };
+        const match = matches.get(id) ?? { words: 0, slips: 0, matched: new Set(), near: 0 };
         match.words += 1;
         match.slips += slips;
+        match.matched.add(stem);
         matches.set(id, match);
       }
     }
-    const ids = [...matches]
+    const newest = (idA: number, idB: number): number => {
+      const dateA = publishedAt.get(idA) ?? '';
+      const dateB = publishedAt.get(idB) ?? '';
+      if (dateA !== dateB) return dateA < dateB ? 1 : -1;
+      return idB - idA;
+    };
+    const ranked = [...matches]
       .filter(
         ([id, match]) =>
           match.words >= needed &&
           !exclude.has(id) &&
           !(match.words === words.length && match.slips === 0),
       )
-      .sort(([idA, a], [idB, b]) => {
-        if (a.words !== b.words) return b.words - a.words;
-        if (a.slips !== b.slips) return a.slips - b.slips;
-        const dateA = publishedAt.get(idA) ?? '';
-        const dateB = publishedAt.get(idB) ?? '';
-        if (dateA !== dateB) return dateA < dateB ? 1 : -1;
-        return idB - idA;
-      })
-      .map(([id]) => id);
+      .sort(([idA, a], [idB, b]) => b.words - a.words || a.slips - b.slips || newest(idA, idB));
+    // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
+    // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
+    // buoni' before another photo of Naples), instead of the newest. Only the first few, read
+    // by primary key, so the cost stays bounded however many images match one word.
+    const head = ranked.slice(0, NEAR_RANKED).filter(([, match]) => match.words < words.length);
+    if (head.length > 1) {
+      const forms = new Map<number, string[]>();
+      for (const row of await repo.readTexts(head.map(([id]) => id))) {
+        const pairs = wordsAndStems(`${row.extracted_text ?? ''} ${row.ocr_alternates ?? ''}`);
+        forms.set(row.id_image, [...new Set(pairs.flat())]);
+      }
+      for (const [id, match] of head) {
+        for (const { word, stem } of words) {
+          if (!match.matched.has(stem)) match.near += nearness(word, stem, forms.get(id) ?? []);
+        }
+      }
+    }
+    const nearFirst = ranked
+      .slice(0, NEAR_RANKED)
+      .sort(
+        ([idA, a], [idB, b]) =>
+          b.words - a.words || a.slips - b.slips || a.near - b.near || newest(idA, idB),
+      );
+    const ids = [...nearFirst, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
     return { ids, capped };
   }
+}
+
+/** A fallback candidate: query words it holds, their slips, and how near it comes to the rest. */
+interface Match {
+  words: number;
+  slips: number;
+  /** The stems of the query words it holds. */
+  matched: Set<string>;
+  /** Summed nearness (search.fuzzy.ts) of the query words it lacks; 0 until measured. */
+  near: number;
 }
 
 /** The route validates skip and limit; this only keeps a direct caller's slip harmless. */
