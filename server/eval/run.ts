@@ -531,12 +531,13 @@ async function main(): Promise<void> {
         asked += 1;
         const page = await search.search(query, 0, 5);
         if (page.ids.includes(ids[item.index] ?? 0)) found += 1;
-        else if (misses.length < 8) misses.push(`'${query}' for '${item.text}'`);
+        else misses.push(`'${query}' for '${item.text}'`);
       }
       console.log('\nSearch (image in the top 5)');
       console.log(`  ${found} of ${asked} queries, ${percent(asked === 0 ? 1 : found / asked)}`);
-      for (const miss of misses) console.log(`    missed ${miss}`);
-      report['search'] = { asked, found, rate: round(asked === 0 ? 1 : found / asked, 4) };
+      for (const miss of misses.slice(0, 8)) console.log(`    missed ${miss}`);
+      if (misses.length > 8) console.log(`    … ${misses.length - 8} more in --json`);
+      report['search'] = { asked, found, rate: round(asked === 0 ? 1 : found / asked, 4), misses };
     }
     console.log(`\nTotal ${round((performance.now() - started) / 1000)} s`);
     if (options.json !== null) await fs.writeFile(options.json, JSON.stringify(report, null, 2));
