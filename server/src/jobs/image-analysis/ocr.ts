@@ -61,11 +61,17 @@ const SHORT_LINE_CONFIDENCE = 0.9;
  * writing in a wide photo is found there, while large letters are found best at 512. On the
  * whole evaluation set (docs/READING.md, step 9) a third of the photos got the second look,
  * for 0.8 points more words and 1.2 less character error; a second look at every photo read
- * no more.
+ * no more. It also gets an evened look (evenedRgb, at 512 px), and the likeliest Italian of
+ * the three readings wins: on the whole set (step 12) 0.5 points more words, 0.6 less
+ * character error and one picture in a hundred read where none was, for 30 % more reading
+ * time.
  */
 const SURE_CONFIDENCE = 90;
 const SURE_ITALIAN_SHARE = 0.9;
 const SECOND_LOOK_SIDE = 960;
+/** CLAHE for the evened look: tiles a long side holds, and the slope that limits contrast. */
+const CLAHE_TILES = 18;
+const CLAHE_SLOPE = 3;
 /** Letters outside Italian words count this much when two readings of a photo are compared. */
 const OTHER_LETTER_WEIGHT = 0.25;
 
@@ -105,8 +111,10 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       const first = textOf(await reader.read(rgb));
       if (isSure(first)) return first;
       const second = textOf(await reader.read(rgb, SECOND_LOOK_SIDE));
-      const [chosen, other] =
-        italianScore(second) > italianScore(first) ? [second, first] : [first, second];
+      const evened = textOf(await reader.read(await evenedRgb(image, DECODE_LONG_SIDE)));
+      const [chosen, other] = [first, second, evened]
+        .sort((a, b) => italianScore(b) - italianScore(a))
+        .slice(0, 2) as [OcrResult, OcrResult];
       // What the other look read is as likely an alternate as its own alternates.
       return {
         ...chosen,
@@ -141,6 +149,28 @@ export async function rawRgb(image: Buffer, longSide: number): Promise<RawRgb> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The photo in grey with its contrast evened out tile by tile (CLAHE), as raw RGB: paint
+ * whose colour is close to a busy wall's (dark spray on brick) stands out from it there.
+ */
+export async function evenedRgb(image: Buffer, longSide: number): Promise<RawRgb> {
+  const { width, height } = await sharp(image).metadata();
+  const tile = Math.max(8, Math.round(Math.min(longSide, Math.max(width, height)) / CLAHE_TILES));
+  const { data, info } = await sharp(image)
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
+    .greyscale()
+    .clahe({ width: tile, height: tile, maxSlope: CLAHE_SLOPE })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // The recogniser reads three channels: the grey level in each.
+  const rgb = Buffer.alloc(data.length * 3);
+  for (let i = 0; i < data.length; i += 1) rgb.fill(data[i] ?? 0, i * 3, i * 3 + 3);
+  return { data: rgb, width: info.width, height: info.height };
 }
 
 /** The text's letters and digits, folded. */
