@@ -152,11 +152,13 @@ export const NEAR_LIMIT = 3;
 export function nearness(word: string, stem: string, forms: readonly string[]): number {
   let best = NEAR_LIMIT + 1;
   for (const form of forms) {
-    best = Math.min(
-      best,
-      slipDistance(word, form, NEAR_LIMIT),
-      slipDistance(stem, form, NEAR_LIMIT),
-    );
+    // Lengths too far apart are never near: most forms stop here, before any alignment.
+    if (Math.abs(form.length - word.length) <= NEAR_LIMIT) {
+      best = Math.min(best, slipDistance(word, form, NEAR_LIMIT));
+    }
+    if (Math.abs(form.length - stem.length) <= NEAR_LIMIT) {
+      best = Math.min(best, slipDistance(stem, form, NEAR_LIMIT));
+    }
     if (best === 0) break;
   }
   return best;

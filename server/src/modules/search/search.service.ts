@@ -59,7 +59,7 @@ import {
   type SearchPage,
   type SearchQuery,
 } from './search.repository.js';
-import { queryWords, searchDocument, wordsAndStems } from './search.text.js';
+import { foldForSearch, queryWords, searchDocument } from './search.text.js';
 
 export type { SearchOrder, SearchPage } from './search.repository.js';
 
@@ -291,8 +291,8 @@ export function createSearchService(
     if (head.length > 1) {
       const forms = new Map<number, string[]>();
       for (const row of await repo.readTexts(head.map(([id]) => id))) {
-        const pairs = wordsAndStems(`${row.extracted_text ?? ''} ${row.ocr_alternates ?? ''}`);
-        forms.set(row.id_image, [...new Set(pairs.flat())]);
+        const text = foldForSearch(`${row.extracted_text ?? ''} ${row.ocr_alternates ?? ''}`);
+        forms.set(row.id_image, [...new Set(text.split(' '))]);
       }
       for (const [id, match] of head) {
         for (const { word, stem } of words) {
