@@ -6,10 +6,11 @@
  *
  *   npx tsx eval/search-explore.ts FILE [--seed muri] [--misses]
  *
- * The model: a picture matches strictly when its reading or its alternates hold every query stem; the fallback
- * takes the others holding at least half of the query words, each whole or within its allowed
- * slips of a word or stem of the reading, best first by words matched, then slips, then how
- * near the reading comes to the words it lacks, then newest, as search.service.ts ranks them. Strict matches are not ranked here (bm25 and ts_rank_cd are
+ * The model: a picture matches strictly when its reading or its alternates hold every query
+ * stem; the fallback takes the others holding at least half of the query words, each whole or
+ * within its allowed slips of a word or stem of the reading, best first by words matched, then
+ * slips, then how near the reading comes to the words it lacks, then newest, as
+ * search.service.ts ranks them. Strict matches are not ranked here (bm25 and ts_rank_cd are
  * the engines'): a picture among more than five strict matches is counted apart. The model's
  * figure for the product's rule is printed beside the eval's, so the two can be compared.
  */

@@ -287,7 +287,8 @@ export function createSearchService(
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
     // by primary key, so the cost stays bounded however many images match one word.
-    const head = ranked.slice(0, NEAR_RANKED).filter(([, match]) => match.words < words.length);
+    const top = ranked.slice(0, NEAR_RANKED);
+    const head = top.filter(([, match]) => match.words < words.length);
     if (head.length > 1) {
       const forms = new Map<number, string[]>();
       for (const row of await repo.readTexts(head.map(([id]) => id))) {
@@ -300,13 +301,11 @@ export function createSearchService(
         }
       }
     }
-    const nearFirst = ranked
-      .slice(0, NEAR_RANKED)
-      .sort(
-        ([idA, a], [idB, b]) =>
-          b.words - a.words || a.slips - b.slips || a.near - b.near || newest(idA, idB),
-      );
-    const ids = [...nearFirst, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
+    top.sort(
+      ([idA, a], [idB, b]) =>
+        b.words - a.words || a.slips - b.slips || a.near - b.near || newest(idA, idB),
+    );
+    const ids = [...top, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
     return { ids, capped };
   }
 }
