@@ -285,7 +285,8 @@ describe('OCR', () => {
       const colour = await rawRgb(photo, 2048);
       expect(await reader.read(colour)).toEqual([]);
       expect(await reader.read(colour, 960)).toEqual([]);
-      const evened = await evenedRgb(photo, 2048);
+      const evened = await evenedRgb(colour);
+      expect([evened.width, evened.height]).toEqual([colour.width, colour.height]);
       expect(evened.data.length).toBe(evened.width * evened.height * 3);
       for (let i = 0; i < evened.data.length; i += 3001 * 3) {
         expect(evened.data[i + 1]).toBe(evened.data[i]);

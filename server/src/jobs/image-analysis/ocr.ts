@@ -111,7 +111,7 @@ export function createOcrEngine(options: OcrOptions = {}): OcrEngine {
       const first = textOf(await reader.read(rgb));
       if (isSure(first)) return first;
       const second = textOf(await reader.read(rgb, SECOND_LOOK_SIDE));
-      const evened = textOf(await reader.read(await evenedRgb(image, DECODE_LONG_SIDE)));
+      const evened = textOf(await reader.read(await evenedRgb(rgb)));
       const [chosen, other] = [first, second, evened]
         .sort((a, b) => italianScore(b) - italianScore(a))
         .slice(0, 2) as [OcrResult, OcrResult];
@@ -152,25 +152,23 @@ export async function rawRgb(image: Buffer, longSide: number): Promise<RawRgb> {
 }
 
 /**
- * The photo in grey with its contrast evened out tile by tile (CLAHE), as raw RGB: paint
- * whose colour is close to a busy wall's (dark spray on brick) stands out from it there.
+ * The decoded photo in grey with its contrast evened out tile by tile (CLAHE), as raw RGB:
+ * paint whose colour is close to a busy wall's (dark spray on brick) stands out from it there.
+ * Made from the pixels already decoded for the first look, not from the file again.
  */
-export async function evenedRgb(image: Buffer, longSide: number): Promise<RawRgb> {
-  const { width, height } = await sharp(image).metadata();
-  const tile = Math.max(8, Math.round(Math.min(longSide, Math.max(width, height)) / CLAHE_TILES));
-  const { data, info } = await sharp(image)
-    .rotate()
-    .flatten({ background: '#ffffff' })
-    .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
+export async function evenedRgb(photo: RawRgb): Promise<RawRgb> {
+  const { width, height } = photo;
+  const tile = Math.max(8, Math.round(Math.max(width, height) / CLAHE_TILES));
+  const grey = await sharp(photo.data, { raw: { width, height, channels: 3 } })
     .greyscale()
     .clahe({ width: tile, height: tile, maxSlope: CLAHE_SLOPE })
     .extractChannel(0)
     .raw()
-    .toBuffer({ resolveWithObject: true });
+    .toBuffer();
   // The recogniser reads three channels: the grey level in each.
-  const rgb = Buffer.alloc(data.length * 3);
-  for (let i = 0; i < data.length; i += 1) rgb.fill(data[i] ?? 0, i * 3, i * 3 + 3);
-  return { data: rgb, width: info.width, height: info.height };
+  const data = Buffer.alloc(grey.length * 3);
+  for (let i = 0; i < grey.length; i += 1) data.fill(grey[i] ?? 0, i * 3, i * 3 + 3);
+  return { data, width, height };
 }
 
 /** The text's letters and digits, folded. */
