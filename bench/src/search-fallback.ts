@@ -17,6 +17,8 @@ import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
  *   npm run bench:search-fallback -- [--engine sqlite|postgres] [--images 10000] [--runs 15]
  *   npm run bench:search-fallback -- --data /tmp/muri-bench-XXXX   (a kept catalogue, e.g. 1M)
  *   npm run bench:search-fallback -- --data … --only 'parole,sempre parole' --orders newest
+ *   npm run bench:search-fallback -- --data … --path lookups   (PostgreSQL: force one way of
+ *     reading several words, to compare it with the one chosen per query)
  */
 
 const fail = failer('search-fallback');
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '15' },
     only: { type: 'string' },
     orders: { type: 'string', default: 'relevance,newest' },
+    path: { type: 'string' },
     'postgres-url': POSTGRES_URL_OPTION,
   },
 });
@@ -35,6 +38,11 @@ const engine = parseEngine(values.engine, fail);
 const images = Number.parseInt(values.images, 10);
 if (!Number.isInteger(images) || images < 100) fail('--images must be a whole number ≥ 100');
 const postgresUrl = values['postgres-url'];
+
+const multiWordPath =
+  values.path === undefined || values.path === 'lookups' || values.path === 'documents'
+    ? values.path
+    : fail('--path takes lookups or documents');
 
 const RUNS = Number.parseInt(values.runs, 10);
 if (!Number.isInteger(RUNS) || RUNS < 1) fail('--runs must be a whole number ≥ 1');
@@ -51,7 +59,7 @@ const database = openDatabase(
     : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
 );
 try {
-  const search = createSearchService(database.db, database.dialect);
+  const search = createSearchService(database.db, database.dialect, { multiWordPath });
   const common = catalogue.meta.commonWord;
   // The common word with its third letter wrong: one slip from a third of the catalogue.
   const slipped = `${common.slice(0, 2)}x${common.slice(3)}`;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
+import { choosePath } from '../src/modules/search/search.repository.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
@@ -232,6 +233,69 @@ describe('search follows every write through the API', () => {
         expect(page.ids, `${query}, driven below ${String(driveBelow)}`).toEqual(answer);
       }
     }
+  });
+});
+
+describe('two words read by lookups or through the documents', () => {
+  it('gives the same ids, totals and capped flags whichever path reads them', async () => {
+    // 'faro' and 'molo' seldom meet (2 of faro's 6 images hold molo): the GIN path's case.
+    // Every 'porto' image holds 'barca' (a phrase): the lookups' case.
+    const titles = [
+      'Faro molo',
+      'Molo',
+      'Faro',
+      'Barca porto',
+      'Molo barca',
+      'Faro',
+      'Molo faro',
+      'Barca',
+      'Faro porto barca',
+      'Molo',
+      'Faro',
+      'Molo barca porto',
+    ];
+    const ids: number[] = [];
+    for (const title of titles) {
+      const image = await uploadImage(t.app, writer, { title });
+      await approveThroughApi(image.filename);
+      ids.push(image.id_image);
+    }
+    const dialect = t.app.ctx.database.dialect;
+    for (const query of ['faro molo', 'porto barca', 'molo barca faro', 'faro nessuno']) {
+      for (const order of ['newest', 'relevance'] as const) {
+        for (const candidateCap of [undefined, 1, 2]) {
+          const answers = [];
+          for (const multiWordPath of [undefined, 'lookups', 'documents'] as const) {
+            const search = createSearchService(db(), dialect, { candidateCap, multiWordPath });
+            // A page of 2 and the page after it: the total and the flag come with each.
+            answers.push([
+              await search.search(query, 0, 2, order),
+              await search.search(query, 2, 2, order),
+            ]);
+          }
+          const [chosen, ...forced] = answers;
+          for (const answer of forced) {
+            expect(answer, `${query}, ${order}, cap ${String(candidateCap)}`).toEqual(chosen);
+          }
+        }
+      }
+    }
+    // The strict matches come first, newest first (the fallback's follow).
+    expect((await found('faro molo')).slice(0, 2)).toEqual([ids[6], ids[0]]);
+    expect((await found('porto barca')).slice(0, 3)).toEqual([ids[11], ids[8], ids[3]]);
+  });
+
+  it("takes the GIN path only when few of the driving word's images hold the others", () => {
+    // sempre parole at 1M: parole in 5,047 images, a third of them also holding sempre.
+    expect(choosePath({ images: 5_047, sampled: 64, holding: 22 }, 2_000)).toBe('documents');
+    // vento parole: one phrase, every image of the rarer word holds the other.
+    expect(choosePath({ images: 5_047, sampled: 64, holding: 64 }, 2_000)).toBe('lookups');
+    // Half of them: the lookups stop at the cap after 4,000 images, the GIN path reads 4,500.
+    expect(choosePath({ images: 9_000, sampled: 64, holding: 32 }, 2_000)).toBe('lookups');
+    // None in the sample: the lookups read every image, the GIN path almost none.
+    expect(choosePath({ images: 800, sampled: 64, holding: 0 }, 2_000)).toBe('documents');
+    // Nothing sampled (the word is held by no image): nothing to read either way.
+    expect(choosePath({ images: 0, sampled: 0, holding: 0 }, 2_000)).toBe('lookups');
   });
 });
 

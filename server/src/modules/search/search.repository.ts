@@ -18,7 +18,10 @@ import type { SearchDocument } from './search.text.js';
  * 2026-11-25T2100-search-terms), one btree row per (term, image) that a trigger derives from
  * each document: its GIN index returns matches in table order, so taking the newest few
  * thousand of a word meant reading every matching row first (docs/PERFORMANCE.md, "Search on
- * PostgreSQL: words in 0.1–1 % of the images"). FTS5's index is in rowid order already.
+ * PostgreSQL: words in 0.1–1 % of the images"). Several words whose images seldom overlap are
+ * still cheaper to intersect in the GIN index, which reads only the images holding all of them
+ * ("Search on PostgreSQL: two words, the path chosen per query"). FTS5's index is in rowid order
+ * already.
  */
 
 export type SearchOrder = 'relevance' | 'newest';
@@ -81,10 +84,78 @@ interface TermCount {
 }
 
 /**
+ * PostgreSQL: a whole-word query's terms, rarest first, and how many of the rarest term's
+ * newest images were sampled and how many of those hold every other term (both 0 when the
+ * rarest term does not drive).
+ */
+interface TermPlan {
+  terms: TermCount[];
+  sampled: number;
+  holding: number;
+}
+
+/**
  * PostgreSQL: a multi-word search is driven by its rarest word when fewer images than this
  * hold it (see newestWithEvery). Counting up to it reads about 40 index pages per word.
  */
 const DRIVE_BELOW = 10_000;
+
+/**
+ * PostgreSQL: how many of the driving word's newest images are looked up under the other words
+ * to estimate the share of its images that hold them all. The words' counts alone cannot tell
+ * a phrase (`vento parole`: nearly every image of the rarer word holds the other) from two
+ * unrelated words (`sempre parole`: a third of them), and the two want different paths. 64
+ * lookups read a few leaf pages near the newest end of each range; the share comes out within
+ * about ±0.06 of the true one for a word in a third of the images.
+ */
+const SHARE_SAMPLE = 64;
+
+/**
+ * PostgreSQL: what reading one matching document through the GIN index costs, in lookups of an
+ * image under a word in search_terms (a btree descent each). The GIN path reads every image
+ * holding all the words, a heap row each wherever it lies in the table, plus the words' posting
+ * lists; the lookups stop at the cap. At 1M images a matching document cost about 1.3 buffers
+ * and a lookup about 3, but a document's page is more often out of the cache than the
+ * search_terms leaves near the newest ids, so a document counts double.
+ */
+const DOCUMENT_COST = 2;
+
+/**
+ * How a multi-word search whose rarest word drives reads its candidates on PostgreSQL:
+ * `lookups` (the rarest word's images, newest first, each looked up under the other words) or
+ * `documents` (the GIN index of the documents intersects every word's list). Chosen per query
+ * by default (choosePath); tests and benchmarks force one.
+ */
+export type MultiWordPath = 'lookups' | 'documents';
+
+/**
+ * `candidateCap` and `driveBelow` default to SEARCH_CANDIDATE_CAP and DRIVE_BELOW; tests lower
+ * them to reach the cap and each way of reading a multi-word search with a few images, and
+ * force `multiWordPath` to compare the two paths' answers.
+ */
+export interface SearchRepositoryOptions {
+  candidateCap?: number;
+  driveBelow?: number;
+  multiWordPath?: MultiWordPath;
+}
+
+/**
+ * The cheaper path for a multi-word search driven by a word held by `images` images, of whose
+ * newest `sampled` ones `holding` hold every other word. With a share s of the driving word's
+ * images holding them all, the lookups stop after cap / s images (all of them when fewer than
+ * the cap match), while the GIN path reads every one of the images · s matches. Exported for
+ * its unit test.
+ */
+export function choosePath(
+  plan: { images: number; sampled: number; holding: number },
+  cap: number,
+): MultiWordPath {
+  const { images, sampled, holding } = plan;
+  if (sampled === 0) return 'lookups';
+  const share = holding / sampled;
+  const lookups = share === 0 ? images : Math.min(images, cap / share);
+  return images * share * DOCUMENT_COST < lookups ? 'documents' : 'lookups';
+}
 
 /** An approved image found by the fallback, with its publication time (ISO text). */
 export interface PublishedHit {
@@ -94,14 +165,10 @@ export interface PublishedHit {
 
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
-/**
- * `candidateCap` and `driveBelow` default to SEARCH_CANDIDATE_CAP and DRIVE_BELOW; tests lower
- * them to reach the cap and each way of reading a multi-word search with a few images.
- */
 export function createSearchRepository(
   db: Executor,
   dialect: Dialect,
-  options: { candidateCap?: number; driveBelow?: number } = {},
+  options: SearchRepositoryOptions = {},
 ) {
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
   const driveBelow = options.driveBelow ?? DRIVE_BELOW;
@@ -111,11 +178,7 @@ export function createSearchRepository(
    * The candidates: matching documents, highest image id first, at most `cap`. Both engines
    * walk their index by id and stop at the cap, whatever the number of matches.
    */
-  function hits(
-    query: SearchQuery,
-    withScore: boolean,
-    terms: readonly TermCount[],
-  ): RawBuilder<Hit> {
+  function hits(query: SearchQuery, withScore: boolean, plan: TermPlan): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
@@ -125,8 +188,9 @@ export function createSearchRepository(
       const score = withScore
         ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
-      if (!query.prefixLast) {
+      if (!query.prefixLast && !readsDocuments(plan)) {
         // Only the candidates' documents are read, and only to rank them.
+        const { terms } = plan;
         return withScore
           ? sql<Hit>`(
               SELECT c.id, ${score} AS score
@@ -136,7 +200,8 @@ export function createSearchRepository(
           : sql<Hit>`(SELECT c.id, 0 AS score FROM ${newestWithEvery(terms)} AS c)`;
       }
       // The prefix retry (a word still being typed, only when nothing matched it whole)
-      // merges every term starting with it, which the GIN index does in one scan.
+      // merges every term starting with it, which the GIN index does in one scan; words that
+      // seldom meet are intersected there, and each match's document is ranked as it is read.
       return sql<Hit>`(
         SELECT id_image AS id, ${score} AS score
         FROM image_search
@@ -160,23 +225,66 @@ export function createSearchRepository(
 
   /**
    * PostgreSQL: the query's distinct terms, rarest first, each with its number of images
-   * counted up to DRIVE_BELOW (an index-only count of at most that many rows per term).
+   * counted up to DRIVE_BELOW (an index-only count of at most that many rows per term), and,
+   * when the rarest drives, how many of its SHARE_SAMPLE newest images hold every other term:
+   * one statement, so choosing the path costs no round trip of its own.
    */
-  async function byRarity(terms: readonly string[]): Promise<TermCount[]> {
+  async function byRarity(terms: readonly string[]): Promise<TermPlan> {
     const unique = [...new Set(terms)];
     // A single term drives alone: its count would choose nothing.
-    if (unique.length === 1) return [{ term: unique[0] ?? '', images: 0 }];
-    const result = await sql<TermCount>`
-      SELECT wanted.term, (
-        SELECT count(*)::int FROM (
-          SELECT 1 FROM search_terms WHERE search_terms.term = wanted.term LIMIT ${driveBelow}
-        ) AS counted
-      ) AS images
-      FROM unnest(${unique}::text[]) AS wanted (term)
+    if (unique.length === 1) {
+      return { terms: [{ term: unique[0] ?? '', images: 0 }], sampled: 0, holding: 0 };
+    }
+    const result = await sql<TermCount & { sampled: number; holding: number }>`
+      WITH counted AS MATERIALIZED (
+        SELECT term, images, row_number() OVER (ORDER BY images, term COLLATE "C") AS rarity
+        FROM (
+          SELECT wanted.term, (
+            SELECT count(*)::int FROM (
+              SELECT 1 FROM search_terms WHERE search_terms.term = wanted.term LIMIT ${driveBelow}
+            ) AS counted
+          ) AS images
+          FROM unnest(${unique}::text[]) AS wanted (term)
+        ) AS counts
+      ),
+      sample AS (
+        SELECT NOT EXISTS (
+          SELECT 1 FROM counted other
+          WHERE other.rarity > 1 AND NOT EXISTS (
+            SELECT 1 FROM search_terms held
+            WHERE held.term = other.term AND held.id_image = newest.id_image
+          )
+        ) AS holds_all
+        FROM counted rarest CROSS JOIN LATERAL (
+          SELECT id_image FROM search_terms
+          WHERE search_terms.term = rarest.term
+          ORDER BY id_image DESC
+          LIMIT ${SHARE_SAMPLE}
+        ) AS newest
+        WHERE rarest.rarity = 1 AND rarest.images < ${driveBelow}
+      )
+      SELECT counted.term, counted.images,
+        (SELECT count(*)::int FROM sample) AS sampled,
+        (SELECT count(*)::int FROM sample WHERE holds_all) AS holding
+      FROM counted
+      ORDER BY counted.rarity
     `.execute(db);
-    return result.rows.sort(
-      (a, b) => a.images - b.images || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
-    );
+    const first = result.rows[0];
+    return {
+      terms: result.rows.map(({ term, images }) => ({ term, images })),
+      sampled: first?.sampled ?? 0,
+      holding: first?.holding ?? 0,
+    };
+  }
+
+  /** PostgreSQL: whether a whole-word search reads its candidates through the GIN index. */
+  function readsDocuments(plan: TermPlan): boolean {
+    const [rarest, ...others] = plan.terms;
+    if (rarest === undefined || others.length === 0 || rarest.images >= driveBelow) return false;
+    const path =
+      options.multiWordPath ??
+      choosePath({ images: rarest.images, sampled: plan.sampled, holding: plan.holding }, cap);
+    return path === 'documents';
   }
 
   /**
@@ -310,11 +418,14 @@ export function createSearchRepository(
      * table itself, so an image no longer approved never shows even if its document is stale.
      */
     async searchApprovedImages(query: SearchQuery): Promise<SearchPage> {
-      const terms = postgres && !query.prefixLast ? await byRarity(query.terms) : [];
+      const plan: TermPlan =
+        postgres && !query.prefixLast
+          ? await byRarity(query.terms)
+          : { terms: [], sampled: 0, holding: 0 };
       // Materialized: the candidates are read once, then joined and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
-        () => hits(query, query.order === 'relevance', terms),
+        () => hits(query, query.order === 'relevance', plan),
       );
       const approvedHits = withHits
         .selectFrom('hits')

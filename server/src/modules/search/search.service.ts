@@ -58,6 +58,7 @@ import {
   type PublishedHit,
   type SearchPage,
   type SearchQuery,
+  type SearchRepositoryOptions,
 } from './search.repository.js';
 import { foldForSearch, queryWords, searchDocument } from './search.text.js';
 
@@ -93,7 +94,7 @@ export type SearchService = ReturnType<typeof createSearchService>;
 export function createSearchService(
   db: Executor,
   dialect: Dialect,
-  options: { candidateCap?: number; driveBelow?: number } = {},
+  options: SearchRepositoryOptions = {},
 ) {
   const repo = createSearchRepository(db, dialect, options);
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
