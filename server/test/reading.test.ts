@@ -109,6 +109,21 @@ describe('text lines', () => {
     expect(textOf([])).toEqual({ text: '', confidence: 0, alternates: '' });
   });
 
+  it('drops short lines of no word read unsurely, as specks of the wall', () => {
+    const unsure = (text: string, cy: number): TextLine => ({
+      ...line(text, 300, cy),
+      confidence: 0.6,
+    });
+    // Four letters or fewer, no word, under 0.9: texture ('Shim' beside GRAZIE MAMMA).
+    expect(textOf([line('GRAZIE MAMMA', 300, 300), unsure('Shim', 100)]).text).toBe(
+      'GRAZIE MAMMA',
+    );
+    // A word that short stays however unsure; so do longer lines and sure ones.
+    expect(textOf([unsure('casa', 100)]).text).toBe('casa');
+    expect(textOf([unsure('Shimo', 100)]).text).not.toBe('');
+    expect(textOf([line('Shim', 100, 100)]).text).not.toBe('');
+  });
+
   it('chooses among the likeliest readings of a line the one made of Italian words', () => {
     const hesitant: TextLine = {
       ...line('non si qwrende', 100, 100),

@@ -38,7 +38,7 @@ const MIN_MENDED_PIECE = 5;
  * Letters an article or preposition loses before a vowel ("l'esame", "dell'anno", "c'è"): a
  * recogniser that drops the apostrophe reads them glued to the next word.
  */
-const ELIDED = new Set([
+export const ELIDED: ReadonlySet<string> = new Set([
   'l',
   'd',
   'c',

@@ -3,6 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import {
+  greedyDecode,
+  prefixBeamSearch,
+  type BeamOptions,
+  type LexiconNode,
+  type LineScores,
+  type Reading,
+} from './ctc-beam.js';
+
+export type { Reading } from './ctc-beam.js';
 
 /*
  * Scene-text reading with PaddleOCR's PP-OCRv4 models through ONNX Runtime (docs/READING.md,
@@ -41,12 +51,8 @@ export interface TextLine {
   readings: Reading[];
   /** Centre, size and angle (degrees) of the line's box in the image given. */
   box: RotatedBox;
-}
-
-export interface Reading {
-  text: string;
-  /** Log of its probability, up to a constant shared by the readings of one line. */
-  logProbability: number;
+  /** The recogniser's output, when the reader was asked to keep it (SceneTextOptions). */
+  scores?: LineScores;
 }
 
 export interface RotatedBox {
@@ -103,11 +109,22 @@ const MIN_LINE_WIDTH = 320;
  * small boxes, and each costs a recognition; no writing photographed on a wall has this many.
  */
 const MAX_LINES = 100;
-/** Prefixes kept at each step of the beam search, and readings returned for a line. */
-const BEAM_WIDTH = 16;
-const READINGS = 8;
-/** A character this unlikely at a step is not tried there. */
-const MIN_STEP_PROBABILITY = 0.001;
+/**
+ * The free beam search: prefixes kept at each step, readings returned for a line, and how
+ * unlikely a character at a step may be and still be tried there.
+ */
+const FREE_BEAM: BeamOptions = { width: 16, readings: 8, minStepProbability: 0.001 };
+/**
+ * The search held to the lexicon (ctc-beam.ts): its readings join the free ones. On the whole
+ * evaluation set (docs/READING.md, step 13) a space put back at a cost of 2 to 4 read the same
+ * (3 kept; 1 parted words wrongly), a wider beam or more readings nothing more.
+ */
+export const LEXICON_BEAM: BeamOptions = {
+  width: 16,
+  readings: 3,
+  minStepProbability: 0.001,
+  spaceCost: 3,
+};
 /** predict_system.py's drop_score: lines read less surely than this are noise. */
 const MIN_LINE_CONFIDENCE = 0.5;
 
@@ -125,6 +142,13 @@ const DETECTION_STD = [0.229, 0.224, 0.225];
 export interface SceneTextOptions {
   /** Threads each network may use (default 1: the reader runs beside the server). */
   threads?: number;
+  /**
+   * Words a line's letters may spell: with it, each line is also read held to them
+   * (ctc-beam.ts), and those readings join the free ones.
+   */
+  lexicon?: LexiconNode;
+  /** Keep each line's scores on it (TextLine.scores), for tools that replay the decoding. */
+  keepScores?: boolean;
 }
 
 export async function createSceneTextReader(
@@ -143,7 +167,12 @@ export async function createSceneTextReader(
   ]);
   // Class 0 is CTC's blank; then the list's characters; the last class is the space.
   const characters = ['', ...characterText.split('\n').filter((c) => c !== ''), ' '];
-  const allowed = characters.map((c) => c !== '' && ITALIAN_CHARACTERS.test(c));
+  // The blank and the classes of Italian writing, which alone are decoded.
+  const italianClasses = characters.flatMap((c, k) =>
+    k === 0 || ITALIAN_CHARACTERS.test(c) ? [k] : [],
+  );
+  const italianCharacters = italianClasses.map((k) => characters[k] ?? '');
+  const { lexicon } = options;
 
   async function detect(image: RawRgb, longSide: number): Promise<RotatedBox[]> {
     const scale = Math.min(1, longSide / Math.max(image.width, image.height));
@@ -179,6 +208,15 @@ export async function createSceneTextReader(
   }
 
   async function recognise(image: RawRgb, box: RotatedBox): Promise<TextLine | null> {
+    const italian = await scoresOf(image, box);
+    if (italian === null) return null;
+    const read = readingsOf(italian, lexicon);
+    if (read === null) return null;
+    return { ...read, box, ...(options.keepScores === true ? { scores: italian } : {}) };
+  }
+
+  /** The recogniser's output for the line in `box`, over the Italian characters. */
+  async function scoresOf(image: RawRgb, box: RotatedBox): Promise<LineScores | null> {
     const line = await lineImage(image, box);
     if (line === null) return null;
     const { data, width } = line;
@@ -200,108 +238,18 @@ export async function createSceneTextReader(
     const scores = output[recogniser.outputNames[0] ?? ''];
     if (scores === undefined) throw new Error('the text recogniser gave no output');
     const [, steps = 0, classes = 0] = scores.dims;
-    const probabilities = scores.data as Float32Array;
-    const { text, confidence } = decodeCtc(probabilities, steps, classes);
-    const trimmed = text.trim();
-    if (trimmed === '' || confidence < MIN_LINE_CONFIDENCE) return null;
-    // Readings differing only in spaces at their ends are one reading: their chances add up.
-    const chances = new Map<string, number>();
-    for (const reading of beamSearch(probabilities, steps, classes)) {
-      const key = reading.text.trim();
-      if (key === '') continue;
-      chances.set(key, (chances.get(key) ?? 0) + Math.exp(reading.logProbability));
-    }
-    const readings = [...chances]
-      .map(([key, chance]) => ({ text: key, logProbability: Math.log(chance) }))
-      .sort((a, b) => b.logProbability - a.logProbability);
-    return { text: trimmed, confidence, readings, box };
+    return italianScores(scores.data as Float32Array, steps, classes);
   }
 
-  /** Greedy CTC decoding over the Italian characters only. */
-  function decodeCtc(
-    scores: Float32Array,
-    steps: number,
-    classes: number,
-  ): { text: string; confidence: number } {
-    let text = '';
-    let sum = 0;
-    let count = 0;
-    let previous = -1;
+  /** The recogniser's output over the blank and the Italian characters only. */
+  function italianScores(all: Float32Array, steps: number, classes: number): LineScores {
+    const data = new Float32Array(steps * italianClasses.length);
     for (let t = 0; t < steps; t += 1) {
-      const row = t * classes;
-      let best = 0;
-      let bestScore = scores[row] ?? 0;
-      for (let k = 1; k < classes; k += 1) {
-        const score = scores[row + k] ?? 0;
-        if (score > bestScore && allowed[k] === true) {
-          best = k;
-          bestScore = score;
-        }
-      }
-      if (best !== 0 && best !== previous) {
-        text += characters[best] ?? '';
-        sum += bestScore;
-        count += 1;
-      }
-      previous = best;
-    }
-    return { text, confidence: count === 0 ? 0 : sum / count };
-  }
-
-  /**
-   * CTC prefix beam search over the Italian characters: the READINGS likeliest transcriptions
-   * of the line, summing every alignment of each, where greedy decoding keeps one alignment.
-   * Characters under MIN_STEP_PROBABILITY at a step are not extended (they hold no mass).
-   */
-  function beamSearch(scores: Float32Array, steps: number, classes: number): Reading[] {
-    // prefix → probability of the prefix ending in a blank (pb) and in its last character (pn).
-    let beams = new Map<string, { pb: number; pn: number; last: number }>([
-      ['', { pb: 1, pn: 0, last: -1 }],
-    ]);
-    for (let t = 0; t < steps; t += 1) {
-      const row = t * classes;
-      const blank = scores[row] ?? 0;
-      const candidates: number[] = [];
-      for (let k = 1; k < classes; k += 1) {
-        if (allowed[k] === true && (scores[row + k] ?? 0) >= MIN_STEP_PROBABILITY)
-          candidates.push(k);
-      }
-      const next = new Map<string, { pb: number; pn: number; last: number }>();
-      const add = (prefix: string, last: number, pb: number, pn: number) => {
-        const entry = next.get(prefix);
-        if (entry === undefined) next.set(prefix, { pb, pn, last });
-        else {
-          entry.pb += pb;
-          entry.pn += pn;
-        }
-      };
-      for (const [prefix, { pb, pn, last }] of beams) {
-        // The prefix stays as it is: a blank, or its last character repeated.
-        add(prefix, last, (pb + pn) * blank, last > 0 ? pn * (scores[row + last] ?? 0) : 0);
-        for (const k of candidates) {
-          const p = scores[row + k] ?? 0;
-          const extended = prefix + (characters[k] ?? '');
-          // The same character again only after a blank; without one it is the repeat above.
-          add(extended, k, 0, k === last ? pb * p : (pb + pn) * p);
-        }
-      }
-      beams = new Map(
-        [...next].sort((a, b) => b[1].pb + b[1].pn - (a[1].pb + a[1].pn)).slice(0, BEAM_WIDTH),
-      );
-      // Keeps the numbers in range on long lines; the ranking is unchanged.
-      let total = 0;
-      for (const entry of beams.values()) total += entry.pb + entry.pn;
-      if (total > 0 && total < 1e-30) {
-        for (const entry of beams.values()) {
-          entry.pb /= total;
-          entry.pn /= total;
-        }
+      for (let k = 0; k < italianClasses.length; k += 1) {
+        data[t * italianClasses.length + k] = all[t * classes + (italianClasses[k] ?? 0)] ?? 0;
       }
     }
-    return [...beams]
-      .map(([text, { pb, pn }]) => ({ text, logProbability: Math.log(pb + pn) }))
-      .sort((a, b) => b.logProbability - a.logProbability)
-      .slice(0, READINGS);
+    return { data, steps, characters: italianCharacters };
   }
 
   // One picture at a time: ONNX Runtime sessions run one inference at a time anyway, and the
@@ -325,6 +273,49 @@ export async function createSceneTextReader(
       await Promise.all([detector.release(), recogniser.release()]);
     },
   };
+}
+
+/**
+ * A recognised line's text (greedy), its confidence and its likeliest readings: the free beam
+ * search's, and with a lexicon those of the search held to it that the free one let go. Null
+ * when nothing was read or too unsurely (MIN_LINE_CONFIDENCE).
+ */
+export function readingsOf(
+  line: LineScores,
+  lexicon?: LexiconNode,
+  lexiconBeam: Omit<BeamOptions, 'lexicon'> = LEXICON_BEAM,
+): { text: string; confidence: number; readings: Reading[] } | null {
+  const { text, confidence } = greedyDecode(line);
+  const trimmed = text.trim();
+  if (trimmed === '' || confidence < MIN_LINE_CONFIDENCE) return null;
+  // Readings differing only in spaces at their ends are one reading: their chances add up.
+  const logChances = new Map<string, number>();
+  for (const reading of prefixBeamSearch(line, FREE_BEAM)) {
+    const key = reading.text.trim();
+    if (key === '') continue;
+    const known = logChances.get(key);
+    logChances.set(
+      key,
+      known === undefined ? reading.logProbability : logAdd(known, reading.logProbability),
+    );
+  }
+  // The lexicon's readings are others the free search let go; a text both found is one.
+  if (lexicon !== undefined) {
+    for (const reading of prefixBeamSearch(line, { ...lexiconBeam, lexicon })) {
+      const key = reading.text.trim();
+      if (key !== '' && !logChances.has(key)) logChances.set(key, reading.logProbability);
+    }
+  }
+  const readings = [...logChances]
+    .map(([key, logProbability]) => ({ text: key, logProbability }))
+    .sort((a, b) => b.logProbability - a.logProbability);
+  return { text: trimmed, confidence, readings };
+}
+
+/** log(e^a + e^b) without leaving the range of doubles. */
+function logAdd(a: number, b: number): number {
+  const high = Math.max(a, b);
+  return high + Math.log(Math.exp(a - high) + Math.exp(b - high));
 }
 
 function roundTo(value: number, stride: number): number {
