@@ -115,9 +115,7 @@ describe('text lines', () => {
       confidence: 0.6,
     });
     // Four letters or fewer, no word, under 0.9: texture ('Shim' beside GRAZIE MAMMA).
-    expect(textOf([line('GRAZIE MAMMA', 300, 300), unsure('Shim', 100)]).text).toBe(
-      'GRAZIE MAMMA',
-    );
+    expect(textOf([line('GRAZIE MAMMA', 300, 300), unsure('Shim', 100)]).text).toBe('GRAZIE MAMMA');
     // A word that short stays however unsure; so do longer lines and sure ones.
     expect(textOf([unsure('casa', 100)]).text).toBe('casa');
     expect(textOf([unsure('Shimo', 100)]).text).not.toBe('');
