@@ -18,11 +18,15 @@ import {
   rawRgb,
   type OcrEngine,
 } from '../src/jobs/image-analysis/ocr.js';
+import { buildLexicon } from '../src/jobs/image-analysis/ctc-beam.js';
+import { ELIDED } from '../src/jobs/image-analysis/mending.js';
 import { createSceneTextReader } from '../src/jobs/image-analysis/scene-text.js';
+import { segmentWords } from '../src/jobs/image-analysis/words.js';
 import { hammingDistance, perceptualHash } from '../src/jobs/image-analysis/phash.js';
 import { readerOf } from '../src/jobs/image-analysis/reader.js';
 import { enqueue } from '../src/jobs/queue.js';
 import { createWorker, type JobLogger } from '../src/jobs/worker.js';
+import { processAllSizes } from '../src/lib/imaging.js';
 import { foldText } from '../src/lib/text.js';
 import { imageFilePath } from '../src/modules/images/images.storage.js';
 import { buildEvalSet, renderEvalItem } from '../eval/dataset.js';
@@ -271,6 +275,32 @@ describe('OCR', () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('reads a word the free decoding let go when the line is also read held to the word list', async () => {
+    // Picture 126 of the evaluation set (docs/READING.md, step 13), stored as an upload is:
+    // 'PRIVILEGI' in a line whose free readings all spell 'PRIVILELI', which mending parted
+    // into 'privile li'.
+    const item = buildEvalSet(320, 'muri')[125];
+    if (item === undefined) throw new Error('the evaluation set is shorter than expected');
+    expect(item.text).toBe('DIRITTI PER TUTTI, PRIVILEGI PER NESSUNO');
+    const { original } = await processAllSizes(await renderEvalItem(item));
+    const photo = await rawRgb(original, 2048);
+    const readingsOfPhoto = async (reader: Awaited<ReturnType<typeof createSceneTextReader>>) => {
+      try {
+        const lines = await reader.read(photo);
+        return lines.flatMap((line) => line.readings.map((reading) => foldText(reading.text)));
+      } finally {
+        await reader.close();
+      }
+    };
+    const free = await readingsOfPhoto(await createSceneTextReader());
+    expect(free.some((reading) => reading.includes('privilegi'))).toBe(false);
+    const held = await readingsOfPhoto(
+      await createSceneTextReader({ lexicon: buildLexicon(segmentWords(), ELIDED) }),
+    );
+    expect(held.some((reading) => reading.includes('privilegi'))).toBe(true);
+    expect(foldText((await ocr.recognize(original)).text)).toContain('privilegi per nessuno');
   });
 
   it('reads dark paint on brick in the evened look, which the colour photo hides', async () => {
