@@ -331,6 +331,15 @@ describe('several words read by lookups, through the documents or by merging', (
     expect(choose(89_000, 146_000, 1)).toBe('documents');
     // luce stelle (127,000 and 10,000, none in the sample): the GIN path.
     expect(choose(10_000, 127_000, 0)).toBe('documents');
+    // amore sempre luce: luce drives (127,000 estimated), 3 of its 64 newest images hold both
+    // others; a third posting list makes the GIN path dearer than the merge.
+    expect(
+      choosePath(
+        { images: 127_000, others: [146_000, 409_000], newest: 1e6, sampled: 64, holding: 3 },
+        2_000,
+        10_000,
+      ),
+    ).toBe('merge');
     // Below driveBelow the merge is never taken, even where it would read less.
     expect(choose(9_999, 9_999, 64)).toBe('lookups');
   });
