@@ -399,8 +399,13 @@ export function createSearchRepository(
   ): RawBuilder<{ id: number }> {
     const [first = { term: '' }, ...others] = terms;
     if (path === 'lookups') {
+      // Below the oldest image of any other term nothing can match: the walk stops there. The
+      // choice trusts the density of each word's newest images, and a word that only lately
+      // became common (a new tag) would otherwise leave a common driver looked up to its end.
       const lookups = others.map(
-        ({ term }) => sql`AND (
+        ({ term }) => sql`AND t0.id_image >= (
+          SELECT min(id_image) FROM search_terms oldest WHERE oldest.term = ${term}
+        ) AND (
           SELECT true FROM search_terms other
           WHERE other.term = ${term} AND other.id_image = t0.id_image
         )`,
