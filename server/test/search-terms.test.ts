@@ -236,10 +236,11 @@ describe('search follows every write through the API', () => {
   });
 });
 
-describe('two words read by lookups or through the documents', () => {
+describe('several words read by lookups, through the documents or by merging', () => {
   it('gives the same ids, totals and capped flags whichever path reads them', async () => {
     // 'faro' and 'molo' seldom meet (2 of faro's 6 images hold molo): the GIN path's case.
-    // Every 'porto' image holds 'barca' (a phrase): the lookups' case.
+    // Every 'porto' image holds 'barca' (a phrase): the lookups' case. With driveBelow at 2
+    // every word is common, so the chooser also weighs the merge from estimated frequencies.
     const titles = [
       'Faro molo',
       'Molo',
@@ -263,10 +264,20 @@ describe('two words read by lookups or through the documents', () => {
     const dialect = t.app.ctx.database.dialect;
     for (const query of ['faro molo', 'porto barca', 'molo barca faro', 'faro nessuno']) {
       for (const order of ['newest', 'relevance'] as const) {
-        for (const candidateCap of [undefined, 1, 2]) {
+        for (const [candidateCap, driveBelow] of [
+          [undefined, undefined],
+          [1, undefined],
+          [2, undefined],
+          [undefined, 2],
+          [2, 2],
+        ] as const) {
           const answers = [];
-          for (const multiWordPath of [undefined, 'lookups', 'documents'] as const) {
-            const search = createSearchService(db(), dialect, { candidateCap, multiWordPath });
+          for (const multiWordPath of [undefined, 'lookups', 'documents', 'merge'] as const) {
+            const search = createSearchService(db(), dialect, {
+              candidateCap,
+              driveBelow,
+              multiWordPath,
+            });
             // A page of 2 and the page after it: the total and the flag come with each.
             answers.push([
               await search.search(query, 0, 2, order),
@@ -275,7 +286,8 @@ describe('two words read by lookups or through the documents', () => {
           }
           const [chosen, ...forced] = answers;
           for (const answer of forced) {
-            expect(answer, `${query}, ${order}, cap ${String(candidateCap)}`).toEqual(chosen);
+            const context = `${query}, ${order}, cap ${String(candidateCap)}, driven below ${String(driveBelow)}`;
+            expect(answer, context).toEqual(chosen);
           }
         }
       }
@@ -286,16 +298,50 @@ describe('two words read by lookups or through the documents', () => {
   });
 
   it("takes the GIN path only when few of the driving word's images hold the others", () => {
+    const choose = (images: number, other: number, holding: number, sampled = 64) =>
+      choosePath({ images, others: [other], newest: 1_000_000, sampled, holding }, 2_000, 10_000);
     // sempre parole at 1M: parole in 5,047 images, a third of them also holding sempre.
-    expect(choosePath({ images: 5_047, sampled: 64, holding: 22 }, 2_000)).toBe('documents');
+    expect(choose(5_047, 10_000, 22)).toBe('documents');
     // vento parole: one phrase, every image of the rarer word holds the other.
-    expect(choosePath({ images: 5_047, sampled: 64, holding: 64 }, 2_000)).toBe('lookups');
+    expect(choose(5_047, 10_000, 64)).toBe('lookups');
     // Half of them: the lookups stop at the cap after 4,000 images, the GIN path reads 4,500.
-    expect(choosePath({ images: 9_000, sampled: 64, holding: 32 }, 2_000)).toBe('lookups');
+    expect(choose(9_000, 10_000, 32)).toBe('lookups');
     // None in the sample: the lookups read every image, the GIN path almost none.
-    expect(choosePath({ images: 800, sampled: 64, holding: 0 }, 2_000)).toBe('documents');
+    expect(choose(800, 10_000, 0)).toBe('documents');
     // Nothing sampled (the word is held by no image): nothing to read either way.
-    expect(choosePath({ images: 0, sampled: 0, holding: 0 }, 2_000)).toBe('lookups');
+    expect(choose(0, 0, 0, 0)).toBe('lookups');
+  });
+
+  it('weighs the merge, the lookups and the GIN path for two common words', () => {
+    // The estimates at 1M from the ids of each word's 64 newest images, and the sample.
+    const choose = (images: number, other: number, holding: number) =>
+      choosePath(
+        { images, others: [other], newest: 1_000_000, sampled: 64, holding },
+        2_000,
+        10_000,
+      );
+    // amore sempre (146,000 and 409,000 estimated, a third together): the merge stops after
+    // 40,000 ids, where the lookups would take 5,800 images and the GIN path read 43,521.
+    expect(choose(146_000, 409_000, 22)).toBe('merge');
+    // sempre silenzio (10,200 estimated): the merge would read 250,000 entries of sempre
+    // before 2,000 images hold both; silenzio drives the lookups, which stop after 6,000.
+    expect(choose(10_200, 409_000, 21)).toBe('lookups');
+    // amore amicizia (146,000 and 89,000, 2,111 together, 1 in the sample): every list would be
+    // read whole by the merge and the lookups, the GIN path reads 2,111 documents.
+    expect(choose(89_000, 146_000, 1)).toBe('documents');
+    // luce stelle (127,000 and 10,000, none in the sample): the GIN path.
+    expect(choose(10_000, 127_000, 0)).toBe('documents');
+    // amore sempre luce: luce drives (127,000 estimated), 3 of its 64 newest images hold both
+    // others; a third posting list makes the GIN path dearer than the merge.
+    expect(
+      choosePath(
+        { images: 127_000, others: [146_000, 409_000], newest: 1e6, sampled: 64, holding: 3 },
+        2_000,
+        10_000,
+      ),
+    ).toBe('merge');
+    // Below driveBelow the merge is never taken, even where it would read less.
+    expect(choose(9_999, 9_999, 64)).toBe('lookups');
   });
 });
 

@@ -77,16 +77,22 @@ interface Hit {
   score: number;
 }
 
-/** A query term with the number of images holding it, counted up to DRIVE_BELOW. */
+/**
+ * A query term with the number of images holding it, counted up to DRIVE_BELOW, and where its
+ * newest SHARE_SAMPLE images lie: its highest image id and the mean gap between their ids (0
+ * when it has fewer than two images).
+ */
 interface TermCount {
   term: string;
   images: number;
+  newest: number;
+  spacing: number;
 }
 
 /**
  * PostgreSQL: a whole-word query's terms, rarest first, and how many of the rarest term's
- * newest images were sampled and how many of those hold every other term (both 0 when the
- * rarest term does not drive).
+ * newest images were sampled and how many of those hold every other term (both 0 for a single
+ * term).
  */
 interface TermPlan {
   terms: TermCount[];
@@ -107,6 +113,10 @@ const DRIVE_BELOW = 10_000;
  * unrelated words (`sempre parole`: a third of them), and the two want different paths. 64
  * lookups read a few leaf pages near the newest end of each range; the share comes out within
  * about ±0.06 of the true one for a word in a third of the images.
+ *
+ * The same number of each word's newest ids also tells how common a word counted past
+ * DRIVE_BELOW is: they span about SHARE_SAMPLE / density ids (one or two leaf pages read
+ * backwards), where counting `sempre` up to 40,000 instead of 10,000 took 7 ms instead of 2.
  */
 const SHARE_SAMPLE = 64;
 
@@ -121,12 +131,31 @@ const SHARE_SAMPLE = 64;
 const DOCUMENT_COST = 2;
 
 /**
- * How a multi-word search whose rarest word drives reads its candidates on PostgreSQL:
- * `lookups` (the rarest word's images, newest first, each looked up under the other words) or
- * `documents` (the GIN index of the documents intersects every word's list). Chosen per query
- * by default (choosePath); tests and benchmarks force one.
+ * PostgreSQL: what the GIN index's intersection of the words' posting lists costs per image of
+ * the driving word and other word, in lookups. Negligible beside the documents when the driver
+ * is rare, it is what the GIN path costs when common words seldom meet: at 1M images the
+ * bitmap of `amiciz & amor` (82,443 and 118,492 images, 2,111 together) took 5–12 ms, that of
+ * `silenz & sempr` 2.2 ms, about 0.1 µs per image of the rarer word; with a third word
+ * (`amore sempre luce`) the GIN path took 33–56 ms where the merge took 26.
  */
-export type MultiWordPath = 'lookups' | 'documents';
+const POSTING_COST = 1 / 16;
+
+/**
+ * PostgreSQL: what merging the words' lists costs per entry read, in lookups. The merge walks
+ * every list backwards from the newest id until `cap` images hold them all, reading each list
+ * sequentially: at 1M images 0.13–0.3 µs per entry (`amore sempre`, 23,000 entries, 3–7.5 ms;
+ * `sempre silenzio`, about 270,000 entries, 34–76 ms).
+ */
+const ENTRY_COST = 1 / 10;
+
+/**
+ * How a multi-word search reads its candidates on PostgreSQL: `lookups` (the rarest word's
+ * images, newest first, each looked up under the other words), `documents` (the GIN index of
+ * the documents intersects every word's list) or `merge` (every word's list read backwards
+ * from search_terms, merged by the planner). Chosen per query by default (choosePath); tests
+ * and benchmarks force one. All three give the newest `cap` images holding every word.
+ */
+export type MultiWordPath = 'lookups' | 'documents' | 'merge';
 
 /**
  * `candidateCap` and `driveBelow` default to SEARCH_CANDIDATE_CAP and DRIVE_BELOW; tests lower
@@ -139,22 +168,57 @@ export interface SearchRepositoryOptions {
   multiWordPath?: MultiWordPath;
 }
 
+/** What choosePath weighs: the words' frequencies and the sample of the driver's images. */
+export interface PathEstimate {
+  /** Images holding the driving (rarest) word: counted, or estimated past `driveBelow`. */
+  images: number;
+  /** Images holding each other word, likewise. */
+  others: readonly number[];
+  /** The highest image id holding any of the words: the id range the lists cover. */
+  newest: number;
+  sampled: number;
+  holding: number;
+}
+
 /**
- * The cheaper path for a multi-word search driven by a word held by `images` images, of whose
- * newest `sampled` ones `holding` hold every other word. With a share s of the driving word's
- * images holding them all, the lookups stop after cap / s images (all of them when fewer than
- * the cap match), while the GIN path reads every one of the images · s matches. Exported for
- * its unit test.
+ * The cheapest path, in lookups, for a multi-word search driven by a word held by `images`
+ * images, of whose newest `sampled` ones `holding` hold every other word. With a share s of the
+ * driving word's images holding them all, the lookups stop after cap / s images (all of them
+ * when fewer than the cap match); the GIN path reads every one of the images · s matches and
+ * intersects the posting lists; the merge reads every list over the ids where cap matches lie,
+ * cap / (s · the driver's density) of them. The merge is weighed only when every word is held
+ * by `driveBelow` images or more: below, the lookups are bounded by the driver's count, and
+ * the planner's merge of a rare word with a common one read the common one whole. Exported
+ * for its unit test.
  */
-export function choosePath(
-  plan: { images: number; sampled: number; holding: number },
-  cap: number,
-): MultiWordPath {
-  const { images, sampled, holding } = plan;
+export function choosePath(plan: PathEstimate, cap: number, driveBelow: number): MultiWordPath {
+  const { images, others, newest, sampled, holding } = plan;
   if (sampled === 0) return 'lookups';
   const share = holding / sampled;
-  const lookups = share === 0 ? images : Math.min(images, cap / share);
-  return images * share * DOCUMENT_COST < lookups ? 'documents' : 'lookups';
+  const costs: Array<[MultiWordPath, number]> = [
+    ['lookups', share === 0 ? images : Math.min(images, cap / share)],
+    ['documents', images * (share * DOCUMENT_COST + POSTING_COST * others.length)],
+  ];
+  if (images >= driveBelow && newest > 0) {
+    const density = images / newest;
+    const ids = share === 0 ? newest : Math.min(newest, cap / (share * density));
+    const entries = (ids * (images + others.reduce((sum, n) => sum + n, 0))) / newest;
+    costs.push(['merge', entries * ENTRY_COST]);
+  }
+  let [best, cheapest] = costs[0] ?? ['lookups', 0];
+  for (const [path, cost] of costs) {
+    if (cost < cheapest) [best, cheapest] = [path, cost];
+  }
+  return best;
+}
+
+/**
+ * A word's number of images: its count below `driveBelow`, or else estimated from the ids its
+ * newest images span, assuming they are spread over ids 1 to its newest as near the top.
+ */
+function estimatedImages({ images, newest, spacing }: TermCount, driveBelow: number): number {
+  if (images < driveBelow || spacing === 0) return images;
+  return Math.max(driveBelow, newest / spacing);
 }
 
 /** An approved image found by the fallback, with its publication time (ISO text). */
@@ -188,24 +252,31 @@ export function createSearchRepository(
       const score = withScore
         ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
-      if (!query.prefixLast && !readsDocuments(plan)) {
+      const path = query.prefixLast ? 'documents' : multiWordPath(plan);
+      if (path !== 'documents') {
         // Only the candidates' documents are read, and only to rank them.
-        const { terms } = plan;
+        const candidates = newestWithEvery(plan.terms, path);
         return withScore
           ? sql<Hit>`(
               SELECT c.id, ${score} AS score
-              FROM ${newestWithEvery(terms)} AS c
+              FROM ${candidates} AS c
               JOIN image_search ON image_search.id_image = c.id
             )`
-          : sql<Hit>`(SELECT c.id, 0 AS score FROM ${newestWithEvery(terms)} AS c)`;
+          : sql<Hit>`(SELECT c.id, 0 AS score FROM ${candidates} AS c)`;
       }
       // The prefix retry (a word still being typed, only when nothing matched it whole)
       // merges every term starting with it, which the GIN index does in one scan; words that
       // seldom meet are intersected there, and each match's document is ranked as it is read.
+      // Whole words come here only when few images hold them all, but when each is common the
+      // planner expects many and walks the primary key backwards through every document (213 ms
+      // for `amiciz & amor` at 1M, against 11–26 ms by the bitmap): OFFSET 0 keeps the
+      // match from seeing the ORDER BY, so it is read through the bitmap and sorted. A prefix
+      // may match most images, where that walk is the right plan, so it is left to the planner.
+      const fence = query.prefixLast ? sql`` : sql`OFFSET 0`;
       return sql<Hit>`(
         SELECT id_image AS id, ${score} AS score
-        FROM image_search
-        WHERE document @@ ${tsquery}
+        FROM (SELECT id_image, document FROM image_search WHERE document @@ ${tsquery} ${fence})
+          AS matching
         ORDER BY id_image DESC
         LIMIT ${cap}
       )`;
@@ -225,26 +296,40 @@ export function createSearchRepository(
 
   /**
    * PostgreSQL: the query's distinct terms, rarest first, each with its number of images
-   * counted up to DRIVE_BELOW (an index-only count of at most that many rows per term), and,
-   * when the rarest drives, how many of its SHARE_SAMPLE newest images hold every other term:
-   * one statement, so choosing the path costs no round trip of its own.
+   * counted up to DRIVE_BELOW (an index-only count of at most that many rows per term) and the
+   * ids its SHARE_SAMPLE newest images span, which tell the rarer of two words counted past
+   * DRIVE_BELOW; and how many of the rarest term's SHARE_SAMPLE newest images hold every
+   * other term: one statement, so choosing the path costs no round trip of its own.
    */
   async function byRarity(terms: readonly string[]): Promise<TermPlan> {
     const unique = [...new Set(terms)];
     // A single term drives alone: its count would choose nothing.
     if (unique.length === 1) {
-      return { terms: [{ term: unique[0] ?? '', images: 0 }], sampled: 0, holding: 0 };
+      const term = { term: unique[0] ?? '', images: 0, newest: 0, spacing: 0 };
+      return { terms: [term], sampled: 0, holding: 0 };
     }
     const result = await sql<TermCount & { sampled: number; holding: number }>`
       WITH counted AS MATERIALIZED (
-        SELECT term, images, row_number() OVER (ORDER BY images, term COLLATE "C") AS rarity
+        SELECT term, images, newest, spacing,
+          row_number() OVER (ORDER BY images, spacing DESC, term COLLATE "C") AS rarity
         FROM (
           SELECT wanted.term, (
             SELECT count(*)::int FROM (
               SELECT 1 FROM search_terms WHERE search_terms.term = wanted.term LIMIT ${driveBelow}
             ) AS counted
-          ) AS images
+          ) AS images, span.newest, span.spacing
           FROM unnest(${unique}::text[]) AS wanted (term)
+          CROSS JOIN LATERAL (
+            SELECT coalesce(max(id_image), 0) AS newest,
+              coalesce((max(id_image) - min(id_image))::float8 / nullif(count(*) - 1, 0), 0)
+                AS spacing
+            FROM (
+              SELECT id_image FROM search_terms
+              WHERE search_terms.term = wanted.term
+              ORDER BY id_image DESC
+              LIMIT ${SHARE_SAMPLE}
+            ) AS newest
+          ) AS span
         ) AS counts
       ),
       sample AS (
@@ -261,9 +346,9 @@ export function createSearchRepository(
           ORDER BY id_image DESC
           LIMIT ${SHARE_SAMPLE}
         ) AS newest
-        WHERE rarest.rarity = 1 AND rarest.images < ${driveBelow}
+        WHERE rarest.rarity = 1
       )
-      SELECT counted.term, counted.images,
+      SELECT counted.term, counted.images, counted.newest, counted.spacing,
         (SELECT count(*)::int FROM sample) AS sampled,
         (SELECT count(*)::int FROM sample WHERE holds_all) AS holding
       FROM counted
@@ -271,37 +356,56 @@ export function createSearchRepository(
     `.execute(db);
     const first = result.rows[0];
     return {
-      terms: result.rows.map(({ term, images }) => ({ term, images })),
+      terms: result.rows.map(({ term, images, newest, spacing }) => ({
+        term,
+        images,
+        newest,
+        spacing,
+      })),
       sampled: first?.sampled ?? 0,
       holding: first?.holding ?? 0,
     };
   }
 
-  /** PostgreSQL: whether a whole-word search reads its candidates through the GIN index. */
-  function readsDocuments(plan: TermPlan): boolean {
+  /** PostgreSQL: how a whole-word search reads its candidates. */
+  function multiWordPath(plan: TermPlan): MultiWordPath {
     const [rarest, ...others] = plan.terms;
-    if (rarest === undefined || others.length === 0 || rarest.images >= driveBelow) return false;
-    const path =
-      options.multiWordPath ??
-      choosePath({ images: rarest.images, sampled: plan.sampled, holding: plan.holding }, cap);
-    return path === 'documents';
+    if (rarest === undefined || others.length === 0) return 'lookups';
+    if (options.multiWordPath !== undefined) return options.multiWordPath;
+    const estimate: PathEstimate = {
+      images: estimatedImages(rarest, driveBelow),
+      others: others.map((term) => estimatedImages(term, driveBelow)),
+      newest: Math.max(...plan.terms.map(({ newest }) => newest)),
+      sampled: plan.sampled,
+      holding: plan.holding,
+    };
+    return choosePath(estimate, cap, driveBelow);
   }
 
   /**
    * PostgreSQL: the newest `cap` images holding every term, from search_terms alone (index-
    * only scans), reading the first term's ids backwards and stopping at the cap. With several
-   * terms, when the rarest is held by fewer than DRIVE_BELOW images, it drives and each of its
-   * images is looked up under the other terms (a subquery per term, which the planner runs
-   * per row and cannot turn into a join): at most DRIVE_BELOW lookups per other term, whatever
-   * those terms' frequency. Left to its estimates the planner merged a word in 0.5 % of 1M
-   * images with one in 37 % by reading all 371,000 ids of the latter. When every term is
-   * common, their lists are joined and the planner merges them, stopping at the cap.
+   * terms, by `lookups` the first (rarest) drives and each of its images is looked up under the
+   * other terms (a subquery per term, which the planner runs per row and cannot turn into a
+   * join): at most as many lookups per other term as the rarest has images, whatever those
+   * terms' frequency. Left to its estimates the planner merged a word in 0.5 % of 1M images
+   * with one in 37 % by reading all 371,000 ids of the latter. By `merge` their lists are
+   * joined and the planner merges them, stopping at the cap: cheaper when many images hold
+   * every term (choosePath).
    */
-  function newestWithEvery(terms: readonly TermCount[]): RawBuilder<{ id: number }> {
-    const [first = { term: '', images: 0 }, ...others] = terms;
-    if (first.images < driveBelow) {
+  function newestWithEvery(
+    terms: readonly TermCount[],
+    path: Exclude<MultiWordPath, 'documents'>,
+  ): RawBuilder<{ id: number }> {
+    const [first = { term: '' }, ...others] = terms;
+    if (path === 'lookups') {
+      // Below the oldest image of any other term nothing can match: the walk stops there. The
+      // choice trusts the density of each word's newest images, and a word that only lately
+      // became common (a new tag) would otherwise leave a common driver looked up to its end.
       const lookups = others.map(
-        ({ term }) => sql`AND (
+        ({ term }) => sql`AND t0.id_image >= (
+          SELECT min(id_image) FROM search_terms oldest WHERE oldest.term = ${term}
+        ) AND (
           SELECT true FROM search_terms other
           WHERE other.term = ${term} AND other.id_image = t0.id_image
         )`,
