@@ -7,8 +7,8 @@ import { foldWord } from './words.js';
  * Held to a lexicon (word beam search, after Scheidl, Fiel and Sablatnig 2018), every run of
  * letters must spell words of the list: a prefix grows only along the list's words, and a word
  * complete may be followed at once by the next one, the space the recogniser dropped between
- * painted words put back. The network's own probabilities then choose between 'TONINO' and
- * 'TORINO' where the free search's beam had already let the word go.
+ * painted words put back. The network's own probabilities then weigh a word the free search's
+ * beam had already let go ('PRIVILEGI', where all eight free readings spelled 'PRIVILELI').
  */
 
 export interface Reading {
@@ -75,7 +75,10 @@ interface Beam {
   text: string;
   /** The class last read (-1 before any). */
   last: number;
-  /** Probability of the prefix ending in a blank, and in its last class; times 2^-scale. */
+  /**
+   * Probability of the prefix ending in a blank, and in its last class, divided by the scale
+   * the search keeps (its log is added back to the readings).
+   */
   pb: number;
   pn: number;
   /** Where the lexicon is: the word being spelled (the root between words). */
