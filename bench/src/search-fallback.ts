@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../server/src/db/database.js';
+import { MULTI_WORD_PATHS } from '../../server/src/modules/search/search.repository.js';
 import { createSearchService } from '../../server/src/modules/search/search.service.js';
 import { dropCatalogue, generateCatalogue, readCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
@@ -40,12 +41,10 @@ if (!Number.isInteger(images) || images < 100) fail('--images must be a whole nu
 const postgresUrl = values['postgres-url'];
 
 const multiWordPath =
-  values.path === undefined ||
-  values.path === 'lookups' ||
-  values.path === 'documents' ||
-  values.path === 'merge'
-    ? values.path
-    : fail('--path takes lookups, documents or merge');
+  values.path === undefined
+    ? undefined
+    : (MULTI_WORD_PATHS.find((known) => known === values.path) ??
+      fail(`--path takes ${MULTI_WORD_PATHS.join(', ')}`));
 
 const RUNS = Number.parseInt(values.runs, 10);
 if (!Number.isInteger(RUNS) || RUNS < 1) fail('--runs must be a whole number ≥ 1');

@@ -155,7 +155,8 @@ const ENTRY_COST = 1 / 10;
  * from search_terms, merged by the planner). Chosen per query by default (choosePath); tests
  * and benchmarks force one. All three give the newest `cap` images holding every word.
  */
-export type MultiWordPath = 'lookups' | 'documents' | 'merge';
+export const MULTI_WORD_PATHS = ['lookups', 'documents', 'merge'] as const;
+export type MultiWordPath = (typeof MULTI_WORD_PATHS)[number];
 
 /**
  * `candidateCap` and `driveBelow` default to SEARCH_CANDIDATE_CAP and DRIVE_BELOW; tests lower
