@@ -278,12 +278,11 @@ describe('OCR', () => {
   });
 
   it('reads a word the free decoding let go when the line is also read held to the word list', async () => {
-    // Picture 126 of the evaluation set (docs/READING.md, step 13), stored as an upload is:
-    // 'PRIVILEGI' in a line whose free readings all spell 'PRIVILELI', which mending parted
-    // into 'privile li'.
-    const item = buildEvalSet(320, 'muri')[125];
+    // Picture 54 of the evaluation set (docs/READING.md, step 14), stored as an upload is: a
+    // line whose free readings spell 'Vergoon', 'Vergoan' or 'Vergogn', never 'Vergogna'.
+    const item = buildEvalSet(320, 'muri')[53];
     if (item === undefined) throw new Error('the evaluation set is shorter than expected');
-    expect(item.text).toBe('DIRITTI PER TUTTI, PRIVILEGI PER NESSUNO');
+    expect(item.text).toBe('Vergogna');
     const { original } = await processAllSizes(await renderEvalItem(item));
     const photo = await rawRgb(original, 2048);
     const readingsOfPhoto = async (reader: Awaited<ReturnType<typeof createSceneTextReader>>) => {
@@ -295,12 +294,12 @@ describe('OCR', () => {
       }
     };
     const free = await readingsOfPhoto(await createSceneTextReader());
-    expect(free.some((reading) => reading.includes('privilegi'))).toBe(false);
+    expect(free.some((reading) => reading.includes('vergogna'))).toBe(false);
     const held = await readingsOfPhoto(
       await createSceneTextReader({ lexicon: buildLexicon(segmentWords(), ELIDED) }),
     );
-    expect(held.some((reading) => reading.includes('privilegi'))).toBe(true);
-    expect(foldText((await ocr.recognize(original)).text)).toContain('privilegi per nessuno');
+    expect(held.some((reading) => reading.includes('vergogna'))).toBe(true);
+    expect(foldText((await ocr.recognize(original)).text)).toBe('vergogna');
   });
 
   it('reads dark paint on brick in the evened look, which the colour photo hides', async () => {

@@ -286,11 +286,13 @@ export async function createSceneTextReader(
     const tensor = new ort.Tensor('float32', input, [1, 3, LINE_HEIGHT, width]);
     let average: Float32Array | undefined;
     let averageSteps = 0;
-    for (const [index, { session }] of recognisers.entries()) {
+    for (const [index, { session, classes: list }] of recognisers.entries()) {
       const output = await session.run({ [session.inputNames[0] ?? 'x']: tensor });
       const scores = output[session.outputNames[0] ?? ''];
       if (scores === undefined) throw new Error('the text recogniser gave no output');
       const [, steps = 0, classes = 0] = scores.dims;
+      // A character list that is not the model's would read every line wrong, silently.
+      if (classes !== list.length) throw new Error('a text recogniser has another alphabet');
       average ??= new Float32Array(steps * italianCharacters.length);
       averageSteps ||= steps;
       if (steps !== averageSteps) throw new Error('the text recognisers disagree on the steps');
