@@ -277,6 +277,24 @@ describe('OCR', () => {
     }
   });
 
+  it('reads with its three recognisers a word the Chinese one alone misread', async () => {
+    // Picture 126 of the evaluation set (docs/READING.md, steps 13 and 14): the Chinese
+    // recogniser's free readings all spelt 'PRIVILELI'; averaged with the English ones, the
+    // line reads 'PRIVILEGI' without the word list.
+    const item = buildEvalSet(320, 'muri')[125];
+    if (item === undefined) throw new Error('the evaluation set is shorter than expected');
+    expect(item.text).toBe('DIRITTI PER TUTTI, PRIVILEGI PER NESSUNO');
+    const { original } = await processAllSizes(await renderEvalItem(item));
+    const reader = await createSceneTextReader();
+    try {
+      const lines = await reader.read(await rawRgb(original, 2048));
+      const texts = lines.map((line) => foldText(line.text));
+      expect(texts.some((text) => text.includes('privilegi'))).toBe(true);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('reads a word the free decoding let go when the line is also read held to the word list', async () => {
     // Picture 54 of the evaluation set (docs/READING.md, step 14), stored as an upload is: a
     // line whose free readings spell 'Vergoon', 'Vergoan' or 'Vergogn', never 'Vergogna'.
