@@ -233,6 +233,14 @@ describe('perceptual hash', () => {
   });
 });
 
+/** Picture `index` of the evaluation set (docs/READING.md), checked to carry `text`. */
+async function evalPicture(index: number, text: string): Promise<Buffer> {
+  const item = buildEvalSet(320, 'muri')[index];
+  if (item === undefined) throw new Error('the evaluation set is shorter than expected');
+  expect(item.text).toBe(text);
+  return renderEvalItem(item);
+}
+
 describe('OCR', () => {
   it('reads a marker writing', async () => {
     const image = await wallWriting('TI AMO GIULIA', 'Permanent Marker 90', FONTS.marker);
@@ -281,10 +289,8 @@ describe('OCR', () => {
     // Picture 126 of the evaluation set (docs/READING.md, steps 13 and 14): the Chinese
     // recogniser's free readings all spelt 'PRIVILELI'; averaged with the English ones, the
     // line reads 'PRIVILEGI' without the word list.
-    const item = buildEvalSet(320, 'muri')[125];
-    if (item === undefined) throw new Error('the evaluation set is shorter than expected');
-    expect(item.text).toBe('DIRITTI PER TUTTI, PRIVILEGI PER NESSUNO');
-    const { original } = await processAllSizes(await renderEvalItem(item));
+    const photo = await evalPicture(125, 'DIRITTI PER TUTTI, PRIVILEGI PER NESSUNO');
+    const { original } = await processAllSizes(photo);
     const reader = await createSceneTextReader();
     try {
       const lines = await reader.read(await rawRgb(original, 2048));
@@ -298,10 +304,7 @@ describe('OCR', () => {
   it('reads a word the free decoding let go when the line is also read held to the word list', async () => {
     // Picture 54 of the evaluation set (docs/READING.md, step 14), stored as an upload is: a
     // line whose free readings spell 'Vergoon', 'Vergoan' or 'Vergogn', never 'Vergogna'.
-    const item = buildEvalSet(320, 'muri')[53];
-    if (item === undefined) throw new Error('the evaluation set is shorter than expected');
-    expect(item.text).toBe('Vergogna');
-    const { original } = await processAllSizes(await renderEvalItem(item));
+    const { original } = await processAllSizes(await evalPicture(53, 'Vergogna'));
     const photo = await rawRgb(original, 2048);
     const readingsOfPhoto = async (reader: Awaited<ReturnType<typeof createSceneTextReader>>) => {
       try {
@@ -323,10 +326,7 @@ describe('OCR', () => {
   it('reads dark paint on brick in the evened look, which the colour photo hides', async () => {
     // Picture 84 of the evaluation set (docs/READING.md, step 12): 'La scuola siamo noi' in
     // dark spray on red brick, where the detector finds no line at either size in colour.
-    const item = buildEvalSet(320, 'muri')[83];
-    if (item === undefined) throw new Error('the evaluation set is shorter than expected');
-    expect(item.text).toBe('La scuola siamo noi');
-    const photo = await renderEvalItem(item);
+    const photo = await evalPicture(83, 'La scuola siamo noi');
     const reader = await createSceneTextReader();
     try {
       const colour = await rawRgb(photo, 2048);
