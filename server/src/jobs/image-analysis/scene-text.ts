@@ -204,7 +204,7 @@ export async function createSceneTextReader(
     executionProviders: ['cpu'],
     graphOptimizationLevel: 'all',
   };
-  const [detector, recognisers] = await Promise.all([
+  const [detector, loaded] = await Promise.all([
     ort.InferenceSession.create(DETECTION_MODEL, sessionOptions),
     Promise.all(
       RECOGNISERS.map(async ({ file, characters }) => ({
@@ -218,16 +218,21 @@ export async function createSceneTextReader(
   // the recognisers first list them; the first (Chinese) knows them all.
   const italianCharacters = [
     '',
-    ...new Set(
-      recognisers.flatMap(({ classes }) => classes.filter((c) => ITALIAN_CHARACTERS.test(c))),
-    ),
+    ...new Set(loaded.flatMap(({ classes }) => classes.filter((c) => ITALIAN_CHARACTERS.test(c)))),
   ];
-  // For each recogniser, the Italian character each of its classes adds to (−1: none).
-  const toItalian = recognisers.map(({ classes }) =>
-    Int32Array.from(classes, (c, k) =>
-      k === 0 ? 0 : ITALIAN_CHARACTERS.test(c) ? italianCharacters.indexOf(c) : -1,
-    ),
-  );
+  // Each recogniser's classes that are Italian characters, and the character each adds to
+  // (the English models' two space classes add up to one).
+  const recognisers = loaded.map(({ session, classes }) => {
+    const italian = classes.flatMap((c, k) =>
+      k === 0 || ITALIAN_CHARACTERS.test(c) ? [[k, italianCharacters.indexOf(c)] as const] : [],
+    );
+    return {
+      session,
+      classCount: classes.length,
+      sources: Int32Array.from(italian, ([k]) => k),
+      targets: Int32Array.from(italian, ([, target]) => target),
+    };
+  });
   const { lexicon } = options;
 
   async function detect(image: RawRgb, longSide: number): Promise<RotatedBox[]> {
@@ -284,41 +289,37 @@ export async function createSceneTextReader(
       }
     }
     const tensor = new ort.Tensor('float32', input, [1, 3, LINE_HEIGHT, width]);
-    let average: Float32Array | undefined;
-    let averageSteps = 0;
-    for (const [index, { session, classes: list }] of recognisers.entries()) {
+    // One after another: each session keeps to the threads it was given (options.threads).
+    const outputs = [];
+    for (const recogniser of recognisers) {
+      const { session } = recogniser;
       const output = await session.run({ [session.inputNames[0] ?? 'x']: tensor });
       const scores = output[session.outputNames[0] ?? ''];
       if (scores === undefined) throw new Error('the text recogniser gave no output');
       const [, steps = 0, classes = 0] = scores.dims;
       // A character list that is not the model's would read every line wrong, silently.
-      if (classes !== list.length) throw new Error('a text recogniser has another alphabet');
-      average ??= new Float32Array(steps * italianCharacters.length);
-      averageSteps ||= steps;
-      if (steps !== averageSteps) throw new Error('the text recognisers disagree on the steps');
-      addItalian(average, scores.data as Float32Array, steps, classes, toItalian[index]);
+      if (classes !== recogniser.classCount) {
+        throw new Error('a text recogniser has another alphabet');
+      }
+      outputs.push({ recogniser, all: scores.data as Float32Array, steps });
     }
-    if (average === undefined) return null;
-    for (let i = 0; i < average.length; i += 1) average[i] = (average[i] ?? 0) / recognisers.length;
-    return { data: average, steps: averageSteps, characters: italianCharacters };
-  }
-
-  /** Adds a recogniser's output, over the blank and the Italian characters only, to `sum`. */
-  function addItalian(
-    sum: Float32Array,
-    all: Float32Array,
-    steps: number,
-    classes: number,
-    italianOf: Int32Array | undefined,
-  ): void {
-    if (italianOf === undefined) return;
-    const width = italianCharacters.length;
-    for (let t = 0; t < steps; t += 1) {
-      for (let j = 0; j < classes; j += 1) {
-        const k = italianOf[j] ?? -1;
-        if (k >= 0) sum[t * width + k] = (sum[t * width + k] ?? 0) + (all[t * classes + j] ?? 0);
+    const steps = outputs[0]?.steps ?? 0;
+    if (outputs.some((output) => output.steps !== steps)) {
+      throw new Error('the text recognisers disagree on the steps');
+    }
+    const kept = italianCharacters.length;
+    const average = new Float32Array(steps * kept);
+    for (const { recogniser, all } of outputs) {
+      const { sources, targets, classCount } = recogniser;
+      for (let t = 0; t < steps; t += 1) {
+        for (let i = 0; i < sources.length; i += 1) {
+          const k = t * kept + (targets[i] ?? 0);
+          average[k] = (average[k] ?? 0) + (all[t * classCount + (sources[i] ?? 0)] ?? 0);
+        }
       }
     }
+    for (let k = 0; k < average.length; k += 1) average[k] = (average[k] ?? 0) / outputs.length;
+    return { data: average, steps, characters: italianCharacters };
   }
 
   // One picture at a time: ONNX Runtime sessions run one inference at a time anyway, and the
