@@ -8,9 +8,11 @@
  *   npx tsx eval/lines.ts replay FILE... [--lexicon words|none] [--space-cost 3] [--show]
  *
  * `dump` reads each picture of the set as the product stores it (processAllSizes' WebP), in
- * all three looks the reading may take (512 px, 960 px, evened), and writes every line's box
- * and scores over the Italian characters; `--part k/n` takes every n-th picture from the k-th,
- * so n processes share the set. `replay` decodes them again with the product's own code
+ * all three looks the reading may take (512 px, 960 px, evened), writes every line's box and
+ * scores over the Italian characters, and prints the CPU time the three looks took a picture;
+ * `--part k/n` takes every n-th picture from the k-th, so n processes share the set (`--part
+ * 0/10` alone reads every tenth picture, enough to measure that time). `replay` decodes them
+ * again with the product's own code
  * (scene-text.ts readingsOf, ocr.ts textOf, isSure, likeliestLook) and prints the word accuracy
  * and character error rate, and the words a perfect choice among the looks would read; the
  * options change the lexicon's beam only, and `--show` lists the pictures where another look
@@ -94,6 +96,8 @@ async function dump(file: string): Promise<void> {
   const set = buildEvalSet(Number(values.size), values.seed);
   const reader = await createSceneTextReader({ threads: 1, keepScores: true });
   const kept: KeptFile = { seed: values.seed, characters: [], pictures: [] };
+  // The networks' and decoding's time only (not rendering or storing the pictures).
+  let readingCpu = 0;
   const keep = (lines: TextLine[]): KeptLine[] =>
     lines.flatMap(({ box, scores }) => {
       if (scores === undefined) return [];
@@ -108,11 +112,15 @@ async function dump(file: string): Promise<void> {
       if (item === undefined) continue;
       const { original } = await processAllSizes(await renderEvalItem(item));
       const rgb = await rawRgb(original, 2048);
+      const evened = await evenedRgb(rgb);
+      const start = process.cpuUsage();
       const looks = [
         await reader.read(rgb),
         await reader.read(rgb, SECOND_LOOK_SIDE),
-        await reader.read(await evenedRgb(rgb)),
+        await reader.read(evened),
       ];
+      const used = process.cpuUsage(start);
+      readingCpu += used.user + used.system;
       kept.pictures.push({ index, truth: item.text, looks: looks.map(keep) });
       process.stderr.write(`\r  read ${kept.pictures.length}`);
     }
@@ -121,6 +129,8 @@ async function dump(file: string): Promise<void> {
   }
   await fs.writeFile(file, JSON.stringify(kept));
   process.stderr.write(`\n  ${kept.pictures.length} pictures kept in ${file}\n`);
+  const perPicture = readingCpu / Math.max(1, kept.pictures.length) / 1000;
+  process.stderr.write(`  reading: ${perPicture.toFixed(0)} ms of CPU a picture, three looks\n`);
 }
 
 async function replay(paths: readonly string[]): Promise<void> {
