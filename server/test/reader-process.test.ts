@@ -133,6 +133,28 @@ describe('reading photos in a child process', () => {
     },
   );
 
+  it('judges the load from the moment a photo is handed over, not from the last photo', async () => {
+    // Each sample measures the time since the one before: an old one would have the first check
+    // average the server's load over minutes of quiet, and let a starting child run while busy.
+    const sampled: number[] = [];
+    const child = reader({
+      load: {
+        sample: () => {
+          sampled.push(performance.now());
+          return 'same';
+        },
+      },
+      pauseCheckMs: 50,
+    });
+    await child.read(photo);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    sampled.length = 0;
+    const handedOver = performance.now();
+    await child.read(photo);
+    expect(sampled.length).toBeGreaterThan(0);
+    expect((sampled[0] ?? Infinity) - handedOver).toBeLessThan(25);
+  });
+
   it('rejects bytes that are not an image and goes on reading with the same process', async () => {
     const child = reader();
     await expect(child.read(Buffer.from('not an image at all'))).rejects.toThrow(

@@ -174,7 +174,10 @@ export function createReaderProcess(options: ReaderProcessOptions = {}): ReaderP
         current.process.kill('SIGKILL');
         reject(new Error(`the reading took longer than ${String(timeoutMs)} ms`));
       }, timeoutMs);
-      // Paused while the server is busy, for as long as this photo is in hand.
+      // Paused while the server is busy, for as long as this photo is in hand. The signal is
+      // sampled once first: its last sample may be minutes old, and the first check would
+      // then average the server's load over all that idle time and let a starting child run.
+      if (CAN_PAUSE) load.sample();
       const pacer = CAN_PAUSE
         ? setInterval(() => {
             const state = load.sample();
