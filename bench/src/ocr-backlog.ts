@@ -130,6 +130,15 @@ async function main(): Promise<void> {
         request: { ...gallery.request, ...(rate === undefined ? {} : { overallRate: rate }) },
       });
 
+    // A fresh server's first run (JIT, cached pages) is not counted; its p99 is printed.
+    const warmUp = async (server: ServerHandle, label: string) => {
+      const result = await reads(server);
+      say(
+        `warm-up, ${label}: p99 ${result.p99.toFixed(1)} ms, ` +
+          `${result.requestsPerSecond.toFixed(0)} req/s`,
+      );
+    };
+
     say(`Rendering ${String(backlog)} wall photos…`);
     const photos = await renderPhotos(backlog);
     say(
@@ -154,7 +163,7 @@ async function main(): Promise<void> {
         });
         if (response.status !== 201) fail(`upload ${String(index)}: ${String(response.status)}`);
       }
-      await reads(server); // warm-up, not counted
+      await warmUp(server, 'idle');
       await drain(server);
       return reads(server);
     });
@@ -179,12 +188,8 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       // Warmed up like the idle runs' servers, and under the backlog: the reading process
-      // starts (and loads its networks) in this run. Its figures are printed, not compared.
-      const warmUp = await reads(server);
-      say(
-        `warm-up under the backlog (reading process starting): p99 ${warmUp.p99.toFixed(1)} ms, ` +
-          `${warmUp.requestsPerSecond.toFixed(0)} req/s`,
-      );
+      // starts (and loads its networks) in this run.
+      await warmUp(server, 'under the backlog (reading process starting)');
       const doneBefore = (await jobCounts(catalogue))['done'] ?? 0;
       const result = await reads(server);
       const left = await jobCounts(catalogue);
@@ -199,7 +204,7 @@ async function main(): Promise<void> {
     });
 
     const after = await withServer(env, async (server) => {
-      await reads(server);
+      await warmUp(server, 'idle again');
       await drain(server);
       return reads(server);
     });
