@@ -5,7 +5,7 @@
  * and looks, mending) can be tried on their kept output in seconds.
  *
  *   npx tsx eval/lines.ts dump FILE [--seed muri] [--size 320] [--part 0/2]
- *   npx tsx eval/lines.ts replay FILE... [--lexicon words|none] [--space-cost 3] [--show]
+ *   npx tsx eval/lines.ts replay FILE... [--lexicon words|none] [--space-cost 3] [--show] [--errors]
  *
  * `dump` reads each picture of the set as the product stores it (processAllSizes' WebP), in
  * all three looks the reading may take (512 px, 960 px, evened), writes every line's box and
@@ -15,8 +15,9 @@
  * again with the product's own code
  * (scene-text.ts readingsOf, ocr.ts textOf, isSure, likeliestLook) and prints the word accuracy
  * and character error rate, and the words a perfect choice among the looks would read; the
- * options change the lexicon's beam only, and `--show` lists the pictures where another look
- * would have read more words right. The figures match `npm run eval` on the same code (step 13:
+ * options change the lexicon's beam only, `--show` lists the pictures where another look
+ * would have read more words right, and `--errors` every picture read with a word wrong, with
+ * what hides part of its writing if anything does. The figures match `npm run eval` on the same code (step 13:
  * 83.5 %, 83.7 % and 84.0 % for three versions of it, step 14: 86.2 %, each as the evaluation
  * read it).
  */
@@ -80,6 +81,7 @@ const { positionals, values } = parseArgs({
     lexicon: { type: 'string', default: 'words' },
     'space-cost': { type: 'string' },
     show: { type: 'boolean', default: false },
+    errors: { type: 'boolean', default: false },
   },
 });
 const [command, ...files] = positionals;
@@ -139,6 +141,7 @@ async function replay(paths: readonly string[]): Promise<void> {
   );
   const characters = kept[0]?.characters ?? [];
   const pictures = kept.flatMap((file) => file.pictures).sort((a, b) => a.index - b.index);
+  const set = buildEvalSet(Number(values.size), kept[0]?.seed ?? values.seed);
   const lexicon: LexiconNode | undefined =
     values.lexicon === 'none' ? undefined : buildLexicon(segmentWords(), ELIDED);
   const beam = {
@@ -166,6 +169,13 @@ async function replay(paths: readonly string[]): Promise<void> {
     if (first === undefined) return scoreReading(truth, '');
     const result = isSure(first) ? first : likeliestLook(read);
     const score = scoreReading(truth, result.text);
+    if (values.errors && score.wordErrors > 0) {
+      const cover = set[index]?.post.occlusion?.kind ?? '';
+      console.log(
+        `${String(index + 1)} ${cover} [${String(score.wordErrors)}] ` +
+          `${JSON.stringify(truth)} → ${JSON.stringify(result.text)}`,
+      );
+    }
     if (values.show && !isSure(first)) {
       const errors = each.map((look) => look.wordErrors);
       if (score.wordErrors > Math.min(...errors)) {

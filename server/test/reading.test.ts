@@ -88,6 +88,18 @@ describe('glued words and slips', () => {
     expect(mendLine('Civolete zitti!')).toBe('Ci volete zitti!');
     expect(mendLine('')).toBe('');
   });
+
+  it('joins the parts of a word that something in front of the wall parted', () => {
+    // A pole hid a letter: the two parts and the letter between them spell one word.
+    expect(mendLine('LE STE LE NON')).toBe('LE STELLE NON');
+    expect(mendLine('Sempre ins eme, mai')).toBe('Sempre insieme, mai');
+    // A letter alone is a part when what stands beside it is no word at all.
+    expect(mendLine('LA SCUO A')).toBe('LA SCUOLA');
+    // Two words stay two words, and a letter alone beside a word is a word of its own.
+    expect(mendLine('TI AMO')).toBe('TI AMO');
+    expect(mendLine('ama e fai')).toBe('ama e fai');
+    expect(mendLine('DI TE')).toBe('DI TE');
+  });
 });
 
 describe('text lines', () => {

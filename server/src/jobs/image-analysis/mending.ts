@@ -1,4 +1,12 @@
-import { foldWord, isItalianWord, nearestItalianWord, segmentWords, withAccents } from './words.js';
+import {
+  ALPHABET,
+  foldWord,
+  isItalianWord,
+  nearestItalianWord,
+  segmentWords,
+  withAccents,
+  wordRank,
+} from './words.js';
 
 /*
  * A recognised line made into Italian words (docs/READING.md, step 9). The scene-text
@@ -228,17 +236,76 @@ function segmentAnew(folded: string): string[] | null {
 
 /**
  * A line as read, made into Italian words: punctuation glued between two words opens a space
- * ('Fra,ci'), apostrophes and hyphens part a token into pieces mended one by one, and each
+ * ('Fra,ci'), the parts of a word that something in front of it parted are joined
+ * (joinParted), apostrophes and hyphens part a token into pieces mended one by one, and each
  * piece that is not a word is segmented or mended (segmentToken), given the accents Italian
  * spells it with, and written in the case it was read in.
  */
 export function mendLine(line: string): string {
-  return line
+  const tokens = line
     .replace(/([\p{L}\p{N}][.,;:!?]+)(?=[\p{L}\p{N}])/gu, '$1 ')
     .split(/\s+/)
-    .filter((token) => token !== '')
+    .filter((token) => token !== '');
+  return joinParted(tokens)
     .map((token) => token.replace(/[\p{L}\p{N}]+/gu, mendRun))
     .join(' ');
+}
+
+/** The shortest word two parted pieces are joined into; shorter joins are mostly chance. */
+const MIN_JOINED = 5;
+
+/**
+ * Two tokens in a row that are parts of one word, joined: a pole or a sticker in front of a
+ * writing hides a letter and parts the word around it ('INS EME' for INSIEME, 'STE LE' for
+ * STELLE), as wide letter spacing parts it too. Joined when at least one of the two is no
+ * word of the spoken list and the two, as they are or with one letter between them, spell one
+ * (the commonest if several do).
+ */
+function joinParted(tokens: readonly string[]): string[] {
+  const words = segmentWords();
+  const joined: string[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const first = tokens[i] ?? '';
+    const second = /^(\p{L}+)(\P{L}*)$/u.exec(tokens[i + 1] ?? '');
+    const word =
+      /^\p{L}+$/u.test(first) && second !== null
+        ? partedWord(foldWord(first), foldWord(second[1] ?? ''), words)
+        : null;
+    if (word === null || second === null) {
+      joined.push(first);
+      continue;
+    }
+    const missing = word.slice(first.length, word.length - (second[1] ?? '').length);
+    const upper = first === first.toUpperCase();
+    joined.push(
+      first + (upper ? missing.toUpperCase() : missing) + (second[1] ?? '') + (second[2] ?? ''),
+    );
+    i += 1;
+  }
+  return joined;
+}
+
+function partedWord(head: string, tail: string, words: ReadonlySet<string>): string | null {
+  // A letter alone is mostly a word of its own ('ama e fai'): a part only beside no word at all.
+  if (head.length === 1 && isItalianWord(tail)) return null;
+  if (tail.length === 1 && isItalianWord(head)) return null;
+  if (words.has(head) && words.has(tail)) return null;
+  let best: string | null = null;
+  let bestRank = Infinity;
+  for (const between of ['', ...ALPHABET]) {
+    const candidate = head + between + tail;
+    const rank = wordRank(candidate);
+    if (
+      candidate.length >= MIN_JOINED &&
+      words.has(candidate) &&
+      rank !== undefined &&
+      rank < bestRank
+    ) {
+      best = candidate;
+      bestRank = rank;
+    }
+  }
+  return best;
 }
 
 /** One run of letters and digits, mended and re-cased. */

@@ -45,12 +45,18 @@ export function foldWord(word: string): string {
     .toLowerCase();
 }
 
+/** A folded word's place among the commonest (0 the commonest), or undefined for no word. */
+export function wordRank(folded: string): number | undefined {
+  return wordRanks().get(folded);
+}
+
 /** Whether a folded word is an Italian word of the list. */
 export function isItalianWord(folded: string): boolean {
   return wordRanks().has(folded);
 }
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+/** The letters of folded words. */
+export const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 /** Shorter words have too many neighbours one letter away to guess which was meant. */
 const MIN_CORRECTED_LENGTH = 4;
 
