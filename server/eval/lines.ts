@@ -5,7 +5,8 @@
  * and looks, mending) can be tried on their kept output in seconds.
  *
  *   npx tsx eval/lines.ts dump FILE [--seed muri] [--size 320] [--part 0/2]
- *   npx tsx eval/lines.ts replay FILE... [--lexicon words|none] [--space-cost 3] [--show] [--errors]
+ *   npx tsx eval/lines.ts replay FILE... [--lexicon words|none] [--space-cost 3] [--show]
+ *     [--errors]
  *
  * `dump` reads each picture of the set as the product stores it (processAllSizes' WebP), in
  * all three looks the reading may take (512 px, 960 px, evened), writes every line's box and
@@ -17,9 +18,9 @@
  * and character error rate, and the words a perfect choice among the looks would read; the
  * options change the lexicon's beam only, `--show` lists the pictures where another look
  * would have read more words right, and `--errors` every picture read with a word wrong, with
- * what hides part of its writing if anything does. The figures match `npm run eval` on the same code (step 13:
- * 83.5 %, 83.7 % and 84.0 % for three versions of it, step 14: 86.2 %, each as the evaluation
- * read it).
+ * what hides part of its writing if anything does (step 15). The figures match `npm run eval`
+ * on the same code (step 13: 83.5 %, 83.7 % and 84.0 % for three versions of it, step 14:
+ * 86.2 %, step 15: 86.7 %, each as the evaluation read it).
  */
 import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
