@@ -292,19 +292,16 @@ function partedWord(head: string, tail: string, words: ReadonlySet<string>): str
   if (words.has(head) && words.has(tail)) return null;
   let best: string | null = null;
   let bestRank = Infinity;
-  for (const between of ['', ...ALPHABET]) {
-    const candidate = head + between + tail;
+  const consider = (candidate: string) => {
     const rank = wordRank(candidate);
-    if (
-      candidate.length >= MIN_JOINED &&
-      words.has(candidate) &&
-      rank !== undefined &&
-      rank < bestRank
-    ) {
+    if (candidate.length < MIN_JOINED || !words.has(candidate) || rank === undefined) return;
+    if (rank < bestRank) {
       best = candidate;
       bestRank = rank;
     }
-  }
+  };
+  consider(head + tail);
+  for (const letter of ALPHABET) consider(head + letter + tail);
   return best;
 }
 
