@@ -99,6 +99,8 @@ describe('glued words and slips', () => {
     expect(mendLine('TI AMO')).toBe('TI AMO');
     expect(mendLine('ama e fai')).toBe('ama e fai');
     expect(mendLine('DI TE')).toBe('DI TE');
+    // Glued as they are, a word and a piece are likelier a word and a misread one.
+    expect(mendLine('Gra no.')).toBe('Gra no.');
   });
 });
 

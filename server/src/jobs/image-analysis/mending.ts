@@ -258,8 +258,8 @@ const MIN_JOINED = 5;
  * Two tokens in a row that are parts of one word, joined: a pole or a sticker in front of a
  * writing hides a letter and parts the word around it ('INS EME' for INSIEME, 'STE LE' for
  * STELLE), as wide letter spacing parts it too. Joined when at least one of the two is no
- * word of the spoken list and the two, as they are or with one letter between them, spell one
- * (the commonest if several do).
+ * word of the spoken list and the two with one letter between them spell one, or neither is
+ * and the two as they are spell one (the commonest word if several do).
  */
 function joinParted(tokens: readonly string[]): string[] {
   const words = segmentWords();
@@ -300,7 +300,8 @@ function partedWord(head: string, tail: string, words: ReadonlySet<string>): str
       bestRank = rank;
     }
   };
-  consider(head + tail);
+  // Glued as they are, a word and a piece are likelier a word and a misread one ('Gra no').
+  if (!words.has(head) && !words.has(tail)) consider(head + tail);
   for (const letter of ALPHABET) consider(head + letter + tail);
   return best;
 }
