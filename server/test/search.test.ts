@@ -1,6 +1,8 @@
+import { dictionary } from '@zxcvbn-ts/language-it';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageStatus } from '../src/db/tables.js';
+import { foldWord, isItalianWord } from '../src/jobs/image-analysis/words.js';
 import { HttpError } from '../src/lib/errors.js';
 import { createSearchRepository } from '../src/modules/search/search.repository.js';
 import { createSearchService, type SearchService } from '../src/modules/search/search.service.js';
@@ -159,6 +161,38 @@ describe('search text', () => {
     }
     // Words of three letters keep their vowel: 'mai' is not 'ma'.
     expect(['mai', 'che', 'non'].map(termOf)).toEqual(['mai', 'che', 'non']);
+  });
+
+  it('joins irregular plurals and nouns in -ano to their other forms, not verbs', () => {
+    const forms = [
+      ['uomo', 'uomini'],
+      ['via', 'vie'],
+      ['ala', 'ali'],
+      ['eco', 'echi'],
+      ['milano', 'milani'],
+      ['partigiano', 'partigiani'],
+      ['partigiano', 'partigiana'],
+      ['italiano', 'italiane'],
+      ['lontano', 'lontani'],
+    ];
+    for (const [one, other] of forms) {
+      expect(termOf(other ?? ''), `${one ?? ''} / ${other ?? ''}`).toBe(termOf(one ?? ''));
+    }
+    // A verb's third person plural still meets its singular; 'dei' (of the) is not 'dio'.
+    expect(termOf('parlano')).toBe(termOf('parla'));
+    expect(termOf('cantano')).toBe(termOf('canta'));
+    expect(termOf('dei')).not.toBe(termOf('dio'));
+  });
+
+  it('joins every noun in -ano of the word list to its plural (italian-forms.ts is complete)', () => {
+    const apart = new Set<string>();
+    for (const entry of [...dictionary.commonWords, ...dictionary.wikipedia]) {
+      const word = foldWord(entry);
+      if (!/^[a-z]+ano$/.test(word)) continue;
+      const plural = `${word.slice(0, -1)}i`;
+      if (isItalianWord(plural) && termOf(word) !== termOf(plural)) apart.add(word);
+    }
+    expect([...apart]).toEqual([]);
   });
 
   it('builds a document with one field per weight', () => {
@@ -563,6 +597,16 @@ describe('search that forgives OCR slips (fallback)', () => {
     // The stemmer also stems 'pellicano' and 'pellicani' apart; the fallback joins them.
     const pellicano = await image({ text: 'il pellicano' });
     expect(await ids('pellicani')).toEqual([pellicano]);
+  });
+
+  it('finds irregular plurals and nouns in -ano strictly, not as slips', async () => {
+    const plural = await image({ text: 'viva i partigiani' });
+    const singular = await image({ text: 'ciao partigiano' });
+    // Newest first puts every strict match before the slips: both are strict matches.
+    expect(await ids('partigiani', 'newest')).toEqual([singular, plural]);
+    expect(await ids('partigiana', 'newest')).toEqual([singular, plural]);
+    const uomo = await image({ title: "L'uomo e il muro" });
+    expect(await ids('uomini')).toEqual([uomo]);
   });
 
   it('forgives no slip in short words and one only', async () => {

@@ -1,4 +1,5 @@
 import { stemmer } from '@orama/stemmers/italian';
+import { IRREGULAR_PLURALS, NOUNS_IN_ANO } from './italian-forms.js';
 
 /*
  * The text side of search, shared by documents and queries so both are processed identically:
@@ -56,8 +57,9 @@ export function foldForSearch(text: string): string {
  * older version are rebuilt by the search-rebuild job when a server starts; bump it with every
  * change of termOf or foldForSearch.
  * 1: the Snowball stem. 2: singular and plural joined where Snowball keeps them apart.
+ * 3: irregular plurals and nouns in '-ano' joined too (italian-forms.ts).
  */
-export const SEARCH_TERMS_VERSION = 2;
+export const SEARCH_TERMS_VERSION = 3;
 
 /** A stem this long or longer loses a final vowel Snowball kept; a shorter one ('mai') keeps it. */
 const MIN_STEM_WITH_VOWEL = 4;
@@ -66,10 +68,14 @@ const MIN_STEM_WITH_VOWEL = 4;
  * The term a folded word is indexed and searched under: its Italian Snowball stem, with the
  * final vowel Snowball keeps in short words dropped ('anno' and 'anni' → 'ann', 'alza' and
  * 'alze' → 'alz') and the 'h' that keeps a plural's c or g hard ('laghi' → 'lagh') dropped
- * after it, so that a word's singular and plural meet ('lago' → 'lag').
+ * after it, so that a word's singular and plural meet ('lago' → 'lag'). Irregular plurals are
+ * searched as their singular ('uomini' → 'uomo'), nouns in '-ano' as their plural ('milano' →
+ * 'milani'), where Snowball alone keeps the two apart (italian-forms.ts).
  */
 export function termOf(word: string): string {
-  let term = stemmer(word);
+  const stemmed =
+    IRREGULAR_PLURALS.get(word) ?? (NOUNS_IN_ANO.has(word) ? `${word.slice(0, -1)}i` : word);
+  let term = stemmer(stemmed);
   if (term.length >= MIN_STEM_WITH_VOWEL && /[aeiou]$/.test(term)) term = term.slice(0, -1);
   if (/[cg]h$/.test(term)) term = term.slice(0, -1);
   return term;
