@@ -8,7 +8,7 @@ import {
   searchQuery,
   wordAccuracy,
 } from '../eval/metrics.js';
-import { textOf } from '../src/jobs/image-analysis/ocr.js';
+import { textOf, writingAngle } from '../src/jobs/image-analysis/ocr.js';
 import { boxesOf, type TextLine } from '../src/jobs/image-analysis/scene-text.js';
 import { mendLine, segmentToken } from '../src/jobs/image-analysis/mending.js';
 import { isItalianWord, nearestItalianWord } from '../src/jobs/image-analysis/words.js';
@@ -121,6 +121,36 @@ describe('text lines', () => {
     expect(result.text).toBe('ogni muro\nha una voce');
     expect(result.confidence).toBe(90);
     expect(textOf([])).toEqual({ text: '', confidence: 0, alternates: '' });
+  });
+
+  it('reads a writing photographed at an angle along its lines, not by height', () => {
+    // Two lines tilted 15° clockwise, each parted by the detector into two boxes.
+    const radians = (15 * Math.PI) / 180;
+    const tilted = (text: string, along: number, across: number, width = 200): TextLine => ({
+      ...line(text, 0, 0),
+      box: {
+        cx: along * Math.cos(radians) - across * Math.sin(radians),
+        cy: along * Math.sin(radians) + across * Math.cos(radians),
+        width,
+        height: 40,
+        angle: 15,
+      },
+    });
+    const boxes = [
+      tilted('ogni muro', 200, 200),
+      tilted('ha', 520, 200, 80),
+      tilted('una', 200, 300),
+      tilted('voce', 450, 300),
+    ];
+    expect(textOf(boxes).text).toBe('ogni muro ha\nuna voce');
+    // A box no longer than high (a letter, a mark) says nothing of the direction.
+    const speck = {
+      ...tilted('Z', 900, 250, 40),
+      box: { ...tilted('Z', 900, 250, 40).box, angle: -40 },
+    };
+    expect(writingAngle([...boxes, speck])).toBe(15);
+    // Upright writing is read as before.
+    expect(writingAngle([line('ogni muro', 300, 100)])).toBe(0);
   });
 
   it('drops short lines of no word read unsurely, as specks of the wall', () => {
