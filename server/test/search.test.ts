@@ -671,6 +671,21 @@ describe('search that forgives OCR slips (fallback)', () => {
     expect((await ids('posillipo muori')).slice(0, 4)).toEqual([both, misread, alternate, other]);
   });
 
+  it('puts first, among photos holding one of the words each, the one holding the rarer word', async () => {
+    // No photo holds both words; three hold 'gabbiano' and are newer than the one of 'odio'.
+    const rare = await image({ text: 'latino ti odio' });
+    const common = [
+      await image({ text: 'il gabbiano' }),
+      await image({ text: 'gabbiano sul muro' }),
+      await image({ text: 'un gabbiano' }),
+    ];
+    for (const order of ['relevance', 'newest'] as const) {
+      // Earlier tests' photos holding a word one slip away follow.
+      expect((await ids('gabbiani odio', order)).slice(0, 4)).toEqual([rare, ...common.reverse()]);
+      common.reverse();
+    }
+  });
+
   it('pages over the strict and the looser matches with one total', async () => {
     const strict = await image({ text: 'cormorano nero' });
     const near = await image({ text: 'cornorano nero' });

@@ -23,9 +23,9 @@
  *   picture) adds after them the approved images holding at least half of the query words,
  *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
  *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
- *   fewer slips, then (among the first two pages) the photo whose reading comes nearest to
- *   the words it lacks, then newest; the same in both orders, so a strict match always comes
- *   first.
+ *   fewer slips, then rarer words (held by fewer photos), then (among the first two pages) the
+ *   photo whose reading comes nearest to the words it lacks, then newest; the same in both
+ *   orders, so a strict match always comes first.
  *   The slips are found in the vocabulary table `search_vocabulary`, a deletion-neighbourhood
  *   index (SymSpell) that the document writers below keep, looked up by primary key: the
  *   same rows and the same answers on both engines, at a cost that does not grow with the
@@ -228,9 +228,10 @@ export function createSearchService(
   /**
    * The fallback: approved images holding at least half of the query words (rounded up), each
    * whole or within its allowed slips of a vocabulary term, the strict matches excluded. Best
-   * first: more words matched, then fewer slips, then (NEAR_RANKED first) nearer readings of
-   * the words lacking, then newest (publication, then id), in both orders, so that a strict
-   * match always comes before them and a near one before a partial one. Every word costs one
+   * first: more words matched, then fewer slips, then rarer words matched, then (NEAR_RANKED
+   * first) nearer readings of the words lacking, then newest (publication, then id), in both
+   * orders, so that a strict match always comes before them and a near one before a partial
+   * one. Every word costs one
    * vocabulary lookup and at most two index walks bounded by the candidate cap, and nearness
    * one read of NEAR_RANKED rows by primary key, so the fallback's cost does not grow with
    * the number of images.
@@ -262,10 +263,21 @@ export function createSearchService(
           }
         }
       }
+      // A word found in fewer photos tells more about which one was meant: as bm25's inverse
+      // document frequency, of two photos holding one of 'milani odio' each, the one holding
+      // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
+      const commonness = Math.log(best.size);
       for (const [id, slips] of best) {
-        const match = matches.get(id) ?? { words: 0, slips: 0, matched: new Set(), near: 0 };
+        const match = matches.get(id) ?? {
+          words: 0,
+          slips: 0,
+          commonness: 0,
+          matched: new Set(),
+          near: 0,
+        };
         match.words += 1;
         match.slips += slips;
+        match.commonness += commonness;
         match.matched.add(stem);
         matches.set(id, match);
       }
@@ -283,7 +295,10 @@ export function createSearchService(
           !exclude.has(id) &&
           !(match.words === words.length && match.slips === 0),
       )
-      .sort(([idA, a], [idB, b]) => b.words - a.words || a.slips - b.slips || newest(idA, idB));
+      .sort(
+        ([idA, a], [idB, b]) =>
+          b.words - a.words || a.slips - b.slips || a.commonness - b.commonness || newest(idA, idB),
+      );
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
@@ -304,7 +319,11 @@ export function createSearchService(
     }
     top.sort(
       ([idA, a], [idB, b]) =>
-        b.words - a.words || a.slips - b.slips || a.near - b.near || newest(idA, idB),
+        b.words - a.words ||
+        a.slips - b.slips ||
+        a.commonness - b.commonness ||
+        a.near - b.near ||
+        newest(idA, idB),
     );
     const ids = [...top, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
     return { ids, capped };
@@ -315,6 +334,8 @@ export function createSearchService(
 interface Match {
   words: number;
   slips: number;
+  /** Summed log of how many photos hold each query word it holds (lower: rarer words). */
+  commonness: number;
   /** The stems of the query words it holds. */
   matched: Set<string>;
   /** Summed nearness (search.fuzzy.ts) of the query words it lacks; 0 until measured. */
