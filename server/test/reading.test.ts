@@ -144,10 +144,8 @@ describe('text lines', () => {
     ];
     expect(textOf(boxes).text).toBe('ogni muro ha\nuna voce');
     // A box no longer than high (a letter, a mark) says nothing of the direction.
-    const speck = {
-      ...tilted('Z', 900, 250, 40),
-      box: { ...tilted('Z', 900, 250, 40).box, angle: -40 },
-    };
+    const speck = tilted('Z', 900, 250, 40);
+    speck.box.angle = -40;
     expect(writingAngle([...boxes, speck])).toBe(15);
     // Upright writing is read as before.
     expect(writingAngle([line('ogni muro', 300, 100)])).toBe(0);

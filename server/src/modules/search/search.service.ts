@@ -231,10 +231,9 @@ export function createSearchService(
    * first: more words matched, then fewer slips, then rarer words matched, then (NEAR_RANKED
    * first) nearer readings of the words lacking, then newest (publication, then id), in both
    * orders, so that a strict match always comes before them and a near one before a partial
-   * one. Every word costs one
-   * vocabulary lookup and at most two index walks bounded by the candidate cap, and nearness
-   * one read of NEAR_RANKED rows by primary key, so the fallback's cost does not grow with
-   * the number of images.
+   * one. Every word costs one vocabulary lookup and at most two index walks bounded by the
+   * candidate cap, and nearness one read of NEAR_RANKED rows by primary key, so the
+   * fallback's cost does not grow with the number of images.
    */
   async function looserMatches(
     words: ReadonlyArray<{ word: string; stem: string }>,
@@ -295,10 +294,7 @@ export function createSearchService(
           !exclude.has(id) &&
           !(match.words === words.length && match.slips === 0),
       )
-      .sort(
-        ([idA, a], [idB, b]) =>
-          b.words - a.words || a.slips - b.slips || a.commonness - b.commonness || newest(idA, idB),
-      );
+      .sort(([idA, a], [idB, b]) => byWordsSlipsRarity(a, b) || newest(idA, idB));
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
@@ -318,12 +314,7 @@ export function createSearchService(
       }
     }
     top.sort(
-      ([idA, a], [idB, b]) =>
-        b.words - a.words ||
-        a.slips - b.slips ||
-        a.commonness - b.commonness ||
-        a.near - b.near ||
-        newest(idA, idB),
+      ([idA, a], [idB, b]) => byWordsSlipsRarity(a, b) || a.near - b.near || newest(idA, idB),
     );
     const ids = [...top, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
     return { ids, capped };
@@ -340,6 +331,11 @@ interface Match {
   matched: Set<string>;
   /** Summed nearness (search.fuzzy.ts) of the query words it lacks; 0 until measured. */
   near: number;
+}
+
+/** The fallback's order before nearness: more words, fewer slips, rarer words. */
+function byWordsSlipsRarity(a: Match, b: Match): number {
+  return b.words - a.words || a.slips - b.slips || a.commonness - b.commonness;
 }
 
 /** The route validates skip and limit; this only keeps a direct caller's slip harmless. */
