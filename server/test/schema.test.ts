@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { TEST_ENGINE } from './helpers/database.js';
 import { createUser } from './helpers/factories.js';
 
 let t: TestApp;
@@ -99,6 +100,48 @@ describe('schema', () => {
       ]),
     );
   });
+
+  it('reads timestamps back as the ISO strings they were written as, on every engine', async () => {
+    const user = await createUser(t.app);
+    const { id_image } = await insertImage(user.id, 'when.webp');
+    for (const when of ['2026-11-27T04:43:46.123Z', '2026-01-02T03:04:05.000Z']) {
+      await db()
+        .updateTable('images')
+        .set({ published_at: when })
+        .where('id_image', '=', id_image)
+        .execute();
+      const row = await db()
+        .selectFrom('images')
+        .select('published_at')
+        .where('id_image', '=', id_image)
+        .executeTakeFirstOrThrow();
+      expect(row.published_at).toBe(when);
+    }
+  });
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'reads PostgreSQL timestamps to the millisecond, in any session time zone',
+    async () => {
+      const read = async (zone: string, literal: string) =>
+        db()
+          .transaction()
+          .execute(async (trx) => {
+            await sql`SELECT set_config('TimeZone', ${zone}, true)`.execute(trx);
+            const { rows } = await sql<{ t: string }>`SELECT ${literal}::timestamptz AS t`.execute(
+              trx,
+            );
+            return rows[0]?.t;
+          });
+      // Microseconds are cut, not rounded, as Date#toISOString has always cut them.
+      expect(await read('UTC', '2026-11-27 04:43:46.123999+00')).toBe('2026-11-27T04:43:46.123Z');
+      expect(await read('UTC', '2026-11-27 04:43:46.5+00')).toBe('2026-11-27T04:43:46.500Z');
+      expect(await read('UTC', '2026-11-27 04:43:46+00')).toBe('2026-11-27T04:43:46.000Z');
+      expect(await read('Europe/Rome', '2026-11-27 04:43:46.25+00')).toBe(
+        '2026-11-27T04:43:46.250Z',
+      );
+      expect(await read('Asia/Kolkata', '2026-07-01 00:00:00+00')).toBe('2026-07-01T00:00:00.000Z');
+    },
+  );
 
   it('keeps toggles unique per user, image and type, but lets views repeat', async () => {
     const user = await createUser(t.app);

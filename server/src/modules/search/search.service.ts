@@ -241,94 +241,86 @@ export function createSearchService(
   ): Promise<{ ids: number[]; capped: boolean }> {
     const needed = Math.ceil(words.length / 2);
     const matches = new Map<number, Match>();
-    const publishedAt = new Map<number, string>();
     let capped = false;
-    const found = (hits: readonly PublishedHit[]): PublishedHit[] => {
-      capped ||= hits.length >= cap;
-      for (const hit of hits) publishedAt.set(hit.id, hit.published_at ?? '');
-      return [...hits];
-    };
-    for (const { word, stem } of words) {
+    for (const [index, { word, stem }] of words.entries()) {
       // Per image, the fewest slips with which it holds this word.
-      const best = new Map<number, number>();
-      for (const hit of found(await repo.approvedWithAny([stem]))) best.set(hit.id, 0);
+      const best = new Map<number, { slips: number; published: string }>();
+      const take = (hits: readonly PublishedHit[], slips: number): void => {
+        capped ||= hits.length >= cap;
+        for (const hit of hits) {
+          if (!best.has(hit.id)) best.set(hit.id, { slips, published: hit.published_at ?? '' });
+        }
+      };
+      take(await repo.approvedWithAny([stem]), 0);
       const keys = queryKeys(word, stem);
       if (keys.length > 0) {
         const neighbours = neighboursOf(word, stem, await repo.vocabularyCandidates(keys));
         for (const slips of [...new Set(neighbours.map((n) => n.slips))].sort((a, b) => a - b)) {
           const near = neighbours.filter((n) => n.slips === slips).map((n) => n.term);
-          for (const hit of found(await repo.approvedWithAny(near))) {
-            if (!best.has(hit.id)) best.set(hit.id, slips);
-          }
+          take(await repo.approvedWithAny(near), slips);
         }
       }
       // A word found in fewer photos tells more about which one was meant: as bm25's inverse
       // document frequency, of two photos holding one of 'milani odio' each, the one holding
       // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
       const commonness = Math.log(best.size);
-      for (const [id, slips] of best) {
-        const match = matches.get(id) ?? {
-          words: 0,
-          slips: 0,
-          commonness: 0,
-          matched: new Set(),
-          near: 0,
-        };
+      for (const [id, { slips, published }] of best) {
+        let match = matches.get(id);
+        if (match === undefined) {
+          match = { id, published, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
+          matches.set(id, match);
+        }
         match.words += 1;
         match.slips += slips;
         match.commonness += commonness;
-        match.matched.add(stem);
-        matches.set(id, match);
+        match.matched |= 1 << index;
       }
     }
-    const newest = (idA: number, idB: number): number => {
-      const dateA = publishedAt.get(idA) ?? '';
-      const dateB = publishedAt.get(idB) ?? '';
-      if (dateA !== dateB) return dateA < dateB ? 1 : -1;
-      return idB - idA;
-    };
-    const ranked = [...matches]
+    const ranked = [...matches.values()]
       .filter(
-        ([id, match]) =>
+        (match) =>
           match.words >= needed &&
-          !exclude.has(id) &&
+          !exclude.has(match.id) &&
           !(match.words === words.length && match.slips === 0),
       )
-      .sort(([idA, a], [idB, b]) => byWordsSlipsRarity(a, b) || newest(idA, idB));
+      .sort((a, b) => byWordsSlipsRarity(a, b) || newest(a, b));
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
     // by primary key, so the cost stays bounded however many images match one word.
     const top = ranked.slice(0, NEAR_RANKED);
-    const head = top.filter(([, match]) => match.words < words.length);
+    const head = top.filter((match) => match.words < words.length);
     if (head.length > 1) {
       const forms = new Map<number, string[]>();
-      for (const row of await repo.readTexts(head.map(([id]) => id))) {
+      for (const row of await repo.readTexts(head.map((match) => match.id))) {
         const text = foldForSearch(`${row.extracted_text ?? ''} ${row.ocr_alternates ?? ''}`);
         forms.set(row.id_image, [...new Set(text.split(' '))]);
       }
-      for (const [id, match] of head) {
-        for (const { word, stem } of words) {
-          if (!match.matched.has(stem)) match.near += nearness(word, stem, forms.get(id) ?? []);
+      for (const match of head) {
+        for (const [index, { word, stem }] of words.entries()) {
+          if ((match.matched & (1 << index)) === 0) {
+            match.near += nearness(word, stem, forms.get(match.id) ?? []);
+          }
         }
       }
     }
-    top.sort(
-      ([idA, a], [idB, b]) => byWordsSlipsRarity(a, b) || a.near - b.near || newest(idA, idB),
-    );
-    const ids = [...top, ...ranked.slice(NEAR_RANKED)].map(([id]) => id);
+    top.sort((a, b) => byWordsSlipsRarity(a, b) || a.near - b.near || newest(a, b));
+    const ids = [...top, ...ranked.slice(NEAR_RANKED)].map((match) => match.id);
     return { ids, capped };
   }
 }
 
 /** A fallback candidate: query words it holds, their slips, and how near it comes to the rest. */
 interface Match {
+  id: number;
+  /** When it was published ('' when never): the order among equals. */
+  published: string;
   words: number;
   slips: number;
   /** Summed log of how many photos hold each query word it holds (lower: rarer words). */
   commonness: number;
-  /** The stems of the query words it holds. */
-  matched: Set<string>;
+  /** The query words it holds, one bit each by their place in the query (at most 12). */
+  matched: number;
   /** Summed nearness (search.fuzzy.ts) of the query words it lacks; 0 until measured. */
   near: number;
 }
@@ -336,6 +328,12 @@ interface Match {
 /** The fallback's order before nearness: more words, fewer slips, rarer words. */
 function byWordsSlipsRarity(a: Match, b: Match): number {
   return b.words - a.words || a.slips - b.slips || a.commonness - b.commonness;
+}
+
+/** Newer publication first, then the higher id: the order of equals in both search orders. */
+function newest(a: Match, b: Match): number {
+  if (a.published !== b.published) return a.published < b.published ? 1 : -1;
+  return b.id - a.id;
 }
 
 /** The route validates skip and limit; this only keeps a direct caller's slip harmless. */
