@@ -258,6 +258,32 @@ describe('POST /api/auth/login', () => {
   });
 });
 
+describe('sessions read together', () => {
+  it('gives each of many simultaneous requests its own account, as it is now', async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => createUser(t.app)));
+    const [blocked, ...active] = users;
+    await t.app.ctx.database.db
+      .updateTable('users')
+      .set({ is_active: 0 })
+      .where('id_utente', '=', blocked!.id)
+      .execute();
+    // Reversed, repeated and interleaved, so a batch holds several ids in another order
+    // than the database returns them.
+    const askers = [...users, ...[...users].reverse(), ...users];
+    const answers = await Promise.all(askers.map((user) => me(user.token)));
+    askers.forEach((user, index) => {
+      const answer = answers[index]!;
+      if (user === blocked) {
+        expect(answer.statusCode).toBe(401);
+      } else {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json().username).toBe(user.username);
+      }
+    });
+    expect(active.length).toBe(7);
+  });
+});
+
 describe('tokens', () => {
   const sign = (
     options: { algorithm: 'none' | 'HS256' | 'HS384' | 'HS512'; key?: string },

@@ -58,7 +58,7 @@ export function createAuthService(
   async function authenticate(token: string): Promise<UserRow | undefined> {
     const claims = tokens.verify(token);
     if (claims === undefined) return undefined;
-    const user = await users.getById(claims.userId);
+    const user = await users.getCurrent(claims.userId);
     if (user === undefined || !isUsable(user) || user.token_version !== claims.version) {
       return undefined;
     }

@@ -12,6 +12,12 @@ const findUserByIdQuery = precompiled((db, id: number) =>
   db.selectFrom('users').selectAll().where('id_utente', '=', id),
 );
 
+/** The rows of these users, in no particular order; ids without a user are simply absent. */
+export async function findUsersByIds(db: Executor, ids: readonly number[]): Promise<UserRow[]> {
+  if (ids.length === 1) return (await findUserByIdQuery(db, ids[0] ?? 0)).rows;
+  return db.selectFrom('users').selectAll().where('id_utente', 'in', ids).execute();
+}
+
 export function findUserByUsernameKey(db: Executor, key: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
 }

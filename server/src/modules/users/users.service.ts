@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { AdminBootstrap } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
@@ -56,6 +57,9 @@ export function acceptUsername(requested: string): string {
   return username;
 }
 
+/** Users read by one statement at most (an IN list of this many ids). */
+const CURRENT_BATCH = 100;
+
 /**
  * `onRenamed` is told of every username change once it is stored, by the user or by an
  * administrator: the uploader's name is one of the fields search finds an image by.
@@ -66,6 +70,23 @@ export function createUsersService(
   hooks: { onRenamed?: (id_utente: number) => Promise<void> } = {},
 ) {
   const timestamp = () => clock.now().toISOString();
+
+  /**
+   * Every authenticated request reads its user's row, so that a blocked, demoted or erased
+   * account loses its powers at once (plugins/auth.ts). On PostgreSQL that round trip was the
+   * cost of a logged-in gallery page (issue 8, goal 1; docs/PERFORMANCE.md). The reads asked
+   * for during one turn of the event loop are made by one statement, issued after the last of
+   * them was asked (setImmediate): each request's row is read after the request arrived, as
+   * current as a read of its own. Nothing is kept between batches (no cache).
+   */
+  const current = new DataLoader<number, UserRow | undefined>(
+    async (ids) => {
+      const rows = await repo.findUsersByIds(db, ids);
+      const byId = new Map(rows.map((row) => [row.id_utente, row]));
+      return ids.map((id) => byId.get(id));
+    },
+    { cache: false, maxBatchSize: CURRENT_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+  );
 
   /** Stores an edit of the account, and tells onRenamed when the username changed. */
   async function storeEdit(user: UserRow, update: UserUpdate): Promise<UserRow> {
@@ -253,6 +274,8 @@ export function createUsersService(
     countOtherActiveAdmins: (id: number) => repo.countOtherActiveAdmins(db, id),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
+    /** The user's row as it is now, read with the others asked for in the same moment. */
+    getCurrent: (id: number) => current.load(id),
     findByUsername: (username: string) =>
       repo.findUserByUsernameKey(db, foldKey(normalizeUsername(username))),
   };
