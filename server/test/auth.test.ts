@@ -261,11 +261,11 @@ describe('POST /api/auth/login', () => {
 describe('sessions read together', () => {
   it('gives each of many simultaneous requests its own account, as it is now', async () => {
     const users = await Promise.all(Array.from({ length: 8 }, () => createUser(t.app)));
-    const [blocked, ...active] = users;
+    const blocked = users[0]!;
     await t.app.ctx.database.db
       .updateTable('users')
       .set({ is_active: 0 })
-      .where('id_utente', '=', blocked!.id)
+      .where('id_utente', '=', blocked.id)
       .execute();
     // Reversed, repeated and interleaved, so a batch holds several ids in another order
     // than the database returns them.
@@ -280,7 +280,6 @@ describe('sessions read together', () => {
         expect(answer.json().username).toBe(user.username);
       }
     });
-    expect(active.length).toBe(7);
   });
 });
 
