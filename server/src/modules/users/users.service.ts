@@ -81,7 +81,9 @@ export function createUsersService(
    */
   const current = new DataLoader<number, UserRow | undefined>(
     async (ids) => {
-      const rows = await repo.findUsersByIds(db, ids);
+      // Without a cache DataLoader hands over an id once per request asking: many requests
+      // of one user (a page and its images) are one id to read, by the precompiled read.
+      const rows = await repo.findUsersByIds(db, [...new Set(ids)]);
       const byId = new Map(rows.map((row) => [row.id_utente, row]));
       return ids.map((id) => byId.get(id));
     },
