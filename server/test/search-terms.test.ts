@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
-import { choosePath } from '../src/modules/search/search.repository.js';
+import * as approvedOnlyMigration from '../src/db/migrations/2026-11-27T0900-search-terms-approved.js';
+import { choosePath, createSearchRepository } from '../src/modules/search/search.repository.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
+import { searchDocument } from '../src/modules/search/search.text.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { createCategory, uploadImage } from './helpers/images.js';
@@ -11,9 +13,10 @@ import { createCategory, uploadImage } from './helpers/images.js';
  * Search stays in step with every write made through the API: approval, rejection, an
  * administrator's edit, category and tag renames and deletions, the text read on the wall,
  * image deletion and a user's erasure. On PostgreSQL searches read their candidates from
- * `search_terms` (migration 2026-11-25T2100-search-terms), which a trigger derives from the
- * documents; after every step it must hold exactly the documents' lexemes. Runs on SQLite and,
- * with TEST_DATABASE_URL, on PostgreSQL.
+ * `search_terms` (migration 2026-11-25T2100-search-terms), which triggers derive from the
+ * documents of approved images (2026-11-27T0900-search-terms-approved); after every step it
+ * must hold exactly those documents' lexemes. Runs on SQLite and, with TEST_DATABASE_URL, on
+ * PostgreSQL.
  */
 
 let t: TestApp;
@@ -56,18 +59,21 @@ async function found(query: string, order = 'newest'): Promise<number[]> {
 }
 
 /**
- * PostgreSQL: search_terms holds exactly one row per lexeme of each document, no more, no
- * less. SQLite has no such table: its FTS5 index is the documents themselves.
+ * PostgreSQL: search_terms holds exactly one row per lexeme of each approved image's document,
+ * no more, no less. SQLite has no such table: its FTS5 index is the documents themselves.
  */
 async function expectTermsInStep(): Promise<void> {
   if (!postgres()) return;
+  const lexemes = sql`
+    SELECT term, s.id_image
+    FROM image_search s JOIN images i ON i.id_image = s.id_image AND i.status = 'approved',
+      unnest(tsvector_to_array(s.document)) AS term
+  `;
   const missing = await sql<{ term: string; id_image: number }>`
-    SELECT term, id_image FROM image_search, unnest(tsvector_to_array(document)) AS term
-    EXCEPT SELECT term, id_image FROM search_terms
+    ${lexemes} EXCEPT SELECT term, id_image FROM search_terms
   `.execute(db());
   const extra = await sql<{ term: string; id_image: number }>`
-    SELECT term, id_image FROM search_terms
-    EXCEPT SELECT term, id_image FROM image_search, unnest(tsvector_to_array(document)) AS term
+    SELECT term, id_image FROM search_terms EXCEPT ${lexemes}
   `.execute(db());
   expect(missing.rows).toEqual([]);
   expect(extra.rows).toEqual([]);
@@ -236,6 +242,51 @@ describe('search follows every write through the API', () => {
   });
 });
 
+describe('only approved images are found, whatever writes the rows', () => {
+  it('gives terms to a document only while its image is approved', async () => {
+    const image = await uploadImage(t.app, writer, { title: 'Faro spento' });
+    // A document written behind the search module's back, while the image is pending.
+    await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
+      image.id_image,
+      searchDocument({
+        title: 'Faro spento',
+        tags: [],
+        category: null,
+        text: null,
+        username: null,
+        alternates: null,
+      }),
+    );
+    const search = createSearchService(db(), t.app.ctx.database.dialect);
+    const setStatus = async (status: 'approved' | 'rejected'): Promise<void> => {
+      await db()
+        .updateTable('images')
+        .set({ status })
+        .where('id_image', '=', image.id_image)
+        .execute();
+      t.app.publicCache.clear();
+    };
+    const lookFor = async (query: string): Promise<number[]> =>
+      (await search.search(query, 0, 20, 'newest')).ids;
+
+    await expectTermsInStep();
+    expect(await lookFor('faro')).toEqual([]);
+    // 'spentp': one slip from 'spento', found only by the fallback.
+    expect(await lookFor('spentp')).toEqual([]);
+
+    await setStatus('approved');
+    await expectTermsInStep();
+    expect(await lookFor('faro')).toEqual([image.id_image]);
+    expect(await lookFor('spentp')).toEqual([image.id_image]);
+
+    await setStatus('rejected');
+    await expectTermsInStep();
+    expect(await lookFor('faro')).toEqual([]);
+    expect(await lookFor('spentp')).toEqual([]);
+    expect(await found('spentp')).toEqual([]);
+  });
+});
+
 describe('several words read by lookups, through the documents or by merging', () => {
   it('gives the same ids, totals and capped flags whichever path reads them', async () => {
     // 'faro' and 'molo' seldom meet (2 of faro's 6 images hold molo): the GIN path's case.
@@ -345,16 +396,45 @@ describe('several words read by lookups, through the documents or by merging', (
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migration', () => {
-  it('fills the terms of the documents already indexed', async () => {
+describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrations', () => {
+  it('fill the terms of the documents already indexed', async () => {
     const image = await uploadImage(t.app, writer, { title: 'Gabbiano reale' });
     await approveThroughApi(image.filename);
+    await approvedOnlyMigration.down(db());
     await searchTermsMigration.down(db());
     // A document written while the table did not exist.
     const late = await uploadImage(t.app, writer, { title: 'Gabbiano comune' });
     await approveThroughApi(late.filename);
     await searchTermsMigration.up(db());
+    await approvedOnlyMigration.up(db());
     await expectTermsInStep();
     expect(await found('gabbiani')).toEqual([late.id_image, image.id_image]);
+  });
+
+  it('drop the terms of images that are not approved, and keep them so', async () => {
+    await approvedOnlyMigration.down(db());
+    // Before the migration a document's terms were written whatever its image's status.
+    const pending = await uploadImage(t.app, writer, { title: 'Cormorano in attesa' });
+    await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
+      pending.id_image,
+      searchDocument({
+        title: 'Cormorano in attesa',
+        tags: [],
+        category: null,
+        text: null,
+        username: null,
+        alternates: null,
+      }),
+    );
+    const held = () =>
+      db()
+        .selectFrom('search_terms' as never)
+        .select(sql<string>`term`.as('term'))
+        .where(sql<boolean>`id_image = ${pending.id_image}`)
+        .execute();
+    expect((await held()).length).toBeGreaterThan(0);
+    await approvedOnlyMigration.up(db());
+    expect(await held()).toEqual([]);
+    await expectTermsInStep();
   });
 });

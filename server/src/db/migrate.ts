@@ -7,6 +7,7 @@ import * as reactionsVersion from './migrations/2026-11-22T0700-reactions-versio
 import * as searchVocabulary from './migrations/2026-11-25T0800-search-vocabulary.js';
 import * as searchTerms from './migrations/2026-11-25T2100-search-terms.js';
 import * as ocrAlternates from './migrations/2026-11-26T0100-ocr-alternates.js';
+import * as searchTermsApproved from './migrations/2026-11-27T0900-search-terms-approved.js';
 import type { Database } from './tables.js';
 
 /*
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T0800-search-vocabulary': searchVocabulary,
   '2026-11-25T2100-search-terms': searchTerms,
   '2026-11-26T0100-ocr-alternates': ocrAlternates,
+  '2026-11-27T0900-search-terms-approved': searchTermsApproved,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -222,12 +222,6 @@ function estimatedImages({ images, newest, spacing }: TermCount, driveBelow: num
   return Math.max(driveBelow, newest / spacing);
 }
 
-/** An approved image found by the fallback, with its publication time (ISO text). */
-export interface PublishedHit {
-  id: number;
-  published_at: string | null;
-}
-
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
 export function createSearchRepository(
@@ -586,50 +580,46 @@ export function createSearchRepository(
     },
 
     /**
-     * The approved images whose documents hold any of `terms`, with their publication time,
-     * highest id first: the strict search's walk by id, stopped at the candidate cap, then
-     * the status checked (one query, no second lookup by id).
+     * The approved images whose documents hold any of `terms`, highest id first, at most the
+     * candidate cap: the strict search's walk by id, stopped at the cap.
+     *
+     * PostgreSQL reads the ids from search_terms alone (an index-only scan per term, merged),
+     * which holds the terms of approved images only (migration 2026-11-27T0900, triggers on
+     * the documents and on the images' status). Checking each candidate in `images` as well
+     * cost a btree descent per id, 2,000 of them scattered over the table for a word in 0.5 %
+     * of 1M images (8–16 ms a list, most of the fallback's statements; docs/PERFORMANCE.md,
+     * "Search's fallback without the images table").
+     * SQLite keeps a deleted image's document until removeStaleDocuments runs, so it checks
+     * each candidate, a lookup by rowid in process.
      */
-    async approvedWithAny(terms: readonly string[]): Promise<PublishedHit[]> {
+    async approvedWithAny(terms: readonly string[]): Promise<number[]> {
       if (terms.length === 0) return [];
-      // The same shape as the strict search's candidates (the index walk first, materialized
-      // and stopped at the cap, then the join), so the planners see the query they already
-      // plan well; at 10k images this and a join inside the walk measured alike
-      // (bench:search-fallback).
-      // PostgreSQL: each term's newest `cap` ids from search_terms (an index-only scan
-      // each), merged; an image holding several of the terms counts once.
       const result = postgres
-        ? await sql<PublishedHit>`
-            WITH hits AS MATERIALIZED (
-              SELECT DISTINCT newest.id
-              FROM unnest(${[...new Set(terms)]}::text[]) AS wanted (term)
-              CROSS JOIN LATERAL (
-                SELECT id_image AS id FROM search_terms
-                WHERE search_terms.term = wanted.term
-                ORDER BY id_image DESC
-                LIMIT ${cap}
-              ) AS newest
-              ORDER BY newest.id DESC
+        ? await sql<{ id: number }>`
+            SELECT DISTINCT newest.id
+            FROM unnest(${[...new Set(terms)]}::text[]) AS wanted (term)
+            CROSS JOIN LATERAL (
+              SELECT id_image AS id FROM search_terms
+              WHERE search_terms.term = wanted.term
+              ORDER BY id_image DESC
               LIMIT ${cap}
-            )
-            SELECT hits.id, i.published_at
-            FROM hits JOIN images i ON i.id_image = hits.id
-            WHERE i.status = 'approved'
-            ORDER BY hits.id DESC
+            ) AS newest
+            ORDER BY newest.id DESC
+            LIMIT ${cap}
           `.execute(db)
-        : await sql<PublishedHit>`
+        : await sql<{ id: number }>`
             WITH hits AS MATERIALIZED (
               SELECT rowid AS id FROM image_search
               WHERE image_search MATCH ${fts5Any(terms)}
               ORDER BY rowid DESC
               LIMIT ${cap}
             )
-            SELECT hits.id, i.published_at
+            SELECT hits.id
             FROM hits JOIN images i ON i.id_image = hits.id
             WHERE i.status = 'approved'
             ORDER BY hits.id DESC
           `.execute(db);
-      return result.rows.map((row) => ({ id: row.id, published_at: row.published_at }));
+      return result.rows.map((row) => row.id);
     },
 
     /** What the OCR read of each image (text and alternates), for the fallback's nearness. */

@@ -24,8 +24,8 @@
  *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
  *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
  *   fewer slips, then rarer words (held by fewer photos), then (among the first two pages) the
- *   photo whose reading comes nearest to the words it lacks, then newest; the same in both
- *   orders, so a strict match always comes first.
+ *   photo whose reading comes nearest to the words it lacks, then the most recently uploaded;
+ *   the same in both orders, so a strict match always comes first.
  *   The slips are found in the vocabulary table `search_vocabulary`, a deletion-neighbourhood
  *   index (SymSpell) that the document writers below keep, looked up by primary key: the
  *   same rows and the same answers on both engines, at a cost that does not grow with the
@@ -55,7 +55,6 @@ import {
   createSearchRepository,
   type ImageSearchSource,
   type SearchOrder,
-  type PublishedHit,
   type SearchPage,
   type SearchQuery,
   type SearchRepositoryOptions,
@@ -229,7 +228,7 @@ export function createSearchService(
    * The fallback: approved images holding at least half of the query words (rounded up), each
    * whole or within its allowed slips of a vocabulary term, the strict matches excluded. Best
    * first: more words matched, then fewer slips, then rarer words matched, then (NEAR_RANKED
-   * first) nearer readings of the words lacking, then newest (publication, then id), in both
+   * first) nearer readings of the words lacking, then the most recently uploaded, in both
    * orders, so that a strict match always comes before them and a near one before a partial
    * one. Every word costs one vocabulary lookup and at most two index walks bounded by the
    * candidate cap, and nearness one read of NEAR_RANKED rows by primary key, so the
@@ -244,12 +243,10 @@ export function createSearchService(
     let capped = false;
     for (const [index, { word, stem }] of words.entries()) {
       // Per image, the fewest slips with which it holds this word.
-      const best = new Map<number, { slips: number; published: string }>();
-      const take = (hits: readonly PublishedHit[], slips: number): void => {
+      const best = new Map<number, number>();
+      const take = (hits: readonly number[], slips: number): void => {
         capped ||= hits.length >= cap;
-        for (const hit of hits) {
-          if (!best.has(hit.id)) best.set(hit.id, { slips, published: hit.published_at ?? '' });
-        }
+        for (const id of hits) if (!best.has(id)) best.set(id, slips);
       };
       take(await repo.approvedWithAny([stem]), 0);
       const keys = queryKeys(word, stem);
@@ -264,10 +261,10 @@ export function createSearchService(
       // document frequency, of two photos holding one of 'milani odio' each, the one holding
       // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
       const commonness = Math.log(best.size);
-      for (const [id, { slips, published }] of best) {
+      for (const [id, slips] of best) {
         let match = matches.get(id);
         if (match === undefined) {
-          match = { id, published, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
+          match = { id, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
           matches.set(id, match);
         }
         match.words += 1;
@@ -313,8 +310,6 @@ export function createSearchService(
 /** A fallback candidate: query words it holds, their slips, and how near it comes to the rest. */
 interface Match {
   id: number;
-  /** When it was published ('' when never): the order among equals. */
-  published: string;
   words: number;
   slips: number;
   /** Summed log of how many photos hold each query word it holds (lower: rarer words). */
@@ -330,9 +325,14 @@ function byWordsSlipsRarity(a: Match, b: Match): number {
   return b.words - a.words || a.slips - b.slips || a.commonness - b.commonness;
 }
 
-/** Newer publication first, then the higher id: the order of equals in both search orders. */
+/**
+ * The most recently uploaded first (higher id): the order of equals in both search orders.
+ * Not by publication as the strict matches are: the fallback ranks thousands of candidates,
+ * and reading each one's publication cost more than the rest of the search at 1M images on
+ * PostgreSQL (docs/PERFORMANCE.md, "Search's fallback without the images table"); photos are
+ * approved in about the order they arrive, so the two orders seldom differ.
+ */
 function newest(a: Match, b: Match): number {
-  if (a.published !== b.published) return a.published < b.published ? 1 : -1;
   return b.id - a.id;
 }
 
