@@ -521,6 +521,12 @@ export function createSearchRepository(
         postgres && !query.prefixLast
           ? await byRarity(query.terms)
           : { terms: [], sampled: 0, holding: 0 };
+      // Several words are counted (byRarity; a single one is not): one that no approved image
+      // holds (search_terms has only theirs) matches nothing, and a query with a misread word,
+      // which the fallback then answers, skips two statements here.
+      if (plan.terms.length > 1 && plan.terms.some(({ images }) => images === 0)) {
+        return { ids: [], total: 0, capped: false };
+      }
       // Materialized: the candidates are read once, then joined and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
@@ -580,46 +586,68 @@ export function createSearchRepository(
     },
 
     /**
-     * The approved images whose documents hold any of `terms`, highest id first, at most the
-     * candidate cap: the strict search's walk by id, stopped at the cap.
+     * For each list of terms, the approved images whose documents hold any of them, highest id
+     * first, at most the candidate cap: the strict search's walk by id, stopped at the cap.
      *
-     * PostgreSQL reads the ids from search_terms alone (an index-only scan per term, merged),
-     * which holds the terms of approved images only (migration 2026-11-27T0900, triggers on
-     * the documents and on the images' status). Checking each candidate in `images` as well
-     * cost a btree descent per id, 2,000 of them scattered over the table for a word in 0.5 %
-     * of 1M images (8–16 ms a list, most of the fallback's statements; docs/PERFORMANCE.md,
-     * "Search's fallback without the images table").
-     * SQLite keeps a deleted image's document until removeStaleDocuments runs, so it checks
-     * each candidate, a lookup by rowid in process.
+     * PostgreSQL reads every list in one statement, from search_terms alone (an index-only
+     * scan per term, merged per list), which holds the terms of approved images only
+     * (migration 2026-11-27T0900, triggers on the documents and on the images' status).
+     * Checking each candidate in `images` as well cost a btree descent per id, 2,000 of them
+     * scattered over the table for a word in 0.5 % of 1M images (8–16 ms a list, most of the
+     * fallback's statements; docs/PERFORMANCE.md, "Search's fallback without the images
+     * table"). SQLite keeps a deleted image's document until removeStaleDocuments runs, so it
+     * checks each candidate, a lookup by rowid in process, one statement per list.
      */
-    async approvedWithAny(terms: readonly string[]): Promise<number[]> {
-      if (terms.length === 0) return [];
-      const result = postgres
-        ? await sql<{ id: number }>`
-            SELECT DISTINCT newest.id
-            FROM unnest(${[...new Set(terms)]}::text[]) AS wanted (term)
-            CROSS JOIN LATERAL (
-              SELECT id_image AS id FROM search_terms
-              WHERE search_terms.term = wanted.term
-              ORDER BY id_image DESC
+    async approvedWithAnyOf(lists: ReadonlyArray<readonly string[]>): Promise<number[][]> {
+      const found: number[][] = lists.map(() => []);
+      if (postgres) {
+        const listOf = lists.flatMap((terms, list) => [...new Set(terms)].map(() => list));
+        const terms = lists.flatMap((terms) => [...new Set(terms)]);
+        if (terms.length === 0) return found;
+        // One row per list, its ids as one comma-separated string: up to 2,000 ids a list
+        // parsed as rows cost the driver about 2.5 ms a fallback search at 1M images, split
+        // from one string about a tenth of it.
+        const result = await sql<{ list: number; ids: string | null }>`
+          SELECT lists.list, (
+            SELECT string_agg(hits.id::text, ',' ORDER BY hits.id DESC)
+            FROM (
+              SELECT DISTINCT newest.id
+              FROM unnest(${listOf}::int[], ${terms}::text[]) AS wanted (list, term)
+              CROSS JOIN LATERAL (
+                SELECT id_image AS id FROM search_terms
+                WHERE search_terms.term = wanted.term
+                ORDER BY id_image DESC
+                LIMIT ${cap}
+              ) AS newest
+              WHERE wanted.list = lists.list
+              ORDER BY newest.id DESC
               LIMIT ${cap}
-            ) AS newest
-            ORDER BY newest.id DESC
+            ) AS hits
+          ) AS ids
+          FROM (SELECT DISTINCT list FROM unnest(${listOf}::int[]) AS listed (list)) AS lists
+        `.execute(db);
+        for (const { list, ids } of result.rows) {
+          if (ids !== null) found[list] = ids.split(',').map(Number);
+        }
+        return found;
+      }
+      for (const [list, terms] of lists.entries()) {
+        if (terms.length === 0) continue;
+        const result = await sql<{ id: number }>`
+          WITH hits AS MATERIALIZED (
+            SELECT rowid AS id FROM image_search
+            WHERE image_search MATCH ${fts5Any(terms)}
+            ORDER BY rowid DESC
             LIMIT ${cap}
-          `.execute(db)
-        : await sql<{ id: number }>`
-            WITH hits AS MATERIALIZED (
-              SELECT rowid AS id FROM image_search
-              WHERE image_search MATCH ${fts5Any(terms)}
-              ORDER BY rowid DESC
-              LIMIT ${cap}
-            )
-            SELECT hits.id
-            FROM hits JOIN images i ON i.id_image = hits.id
-            WHERE i.status = 'approved'
-            ORDER BY hits.id DESC
-          `.execute(db);
-      return result.rows.map((row) => row.id);
+          )
+          SELECT hits.id
+          FROM hits JOIN images i ON i.id_image = hits.id
+          WHERE i.status = 'approved'
+          ORDER BY hits.id DESC
+        `.execute(db);
+        found[list] = result.rows.map((row) => row.id);
+      }
+      return found;
     },
 
     /** What the OCR read of each image (text and alternates), for the fallback's nearness. */

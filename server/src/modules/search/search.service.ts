@@ -240,22 +240,32 @@ export function createSearchService(
   ): Promise<{ ids: number[]; capped: boolean }> {
     const needed = Math.ceil(words.length / 2);
     const matches = new Map<number, Match>();
-    let capped = false;
-    for (const [index, { word, stem }] of words.entries()) {
+    // Every word's near terms from one vocabulary lookup: a term within a word's slips shares
+    // one of that word's own keys, so the other words' keys add only terms neighboursOf drops.
+    const keys = [...new Set(words.flatMap(({ word, stem }) => queryKeys(word, stem)))];
+    const forms = keys.length > 0 ? await repo.vocabularyCandidates(keys) : [];
+    // Each word's lists, the word itself (no slip) first, then its neighbours by slips, all
+    // read by one statement.
+    const lists = words.map(({ word, stem }) => {
+      const neighbours = neighboursOf(word, stem, forms);
+      const bySlips = [{ slips: 0, terms: [stem] }];
+      for (const slips of [...new Set(neighbours.map((n) => n.slips))].sort((a, b) => a - b)) {
+        bySlips.push({
+          slips,
+          terms: neighbours.filter((n) => n.slips === slips).map((n) => n.term),
+        });
+      }
+      return bySlips;
+    });
+    const hits = await repo.approvedWithAnyOf(lists.flat().map(({ terms }) => terms));
+    const capped = hits.some((list) => list.length >= cap);
+    let next = 0;
+    for (const [index, bySlips] of lists.entries()) {
       // Per image, the fewest slips with which it holds this word.
       const best = new Map<number, number>();
-      const take = (hits: readonly number[], slips: number): void => {
-        capped ||= hits.length >= cap;
-        for (const id of hits) if (!best.has(id)) best.set(id, slips);
-      };
-      take(await repo.approvedWithAny([stem]), 0);
-      const keys = queryKeys(word, stem);
-      if (keys.length > 0) {
-        const neighbours = neighboursOf(word, stem, await repo.vocabularyCandidates(keys));
-        for (const slips of [...new Set(neighbours.map((n) => n.slips))].sort((a, b) => a - b)) {
-          const near = neighbours.filter((n) => n.slips === slips).map((n) => n.term);
-          take(await repo.approvedWithAny(near), slips);
-        }
+      for (const { slips } of bySlips) {
+        for (const id of hits[next] ?? []) if (!best.has(id)) best.set(id, slips);
+        next += 1;
       }
       // A word found in fewer photos tells more about which one was meant: as bm25's inverse
       // document frequency, of two photos holding one of 'milani odio' each, the one holding
