@@ -98,9 +98,13 @@ export function slipDistance(a: string, b: string, limit: number): number {
     let rowMinimum = i;
     for (let j = 1; j <= n; j += 1) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      let value = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
       if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) {
-        value = Math.min(value, before[j - 2]! + 1);
+        value = Math.min(value, (before[j - 2] ?? 0) + 1);
       }
       current[j] = value;
       if (value < rowMinimum) rowMinimum = value;
@@ -111,7 +115,7 @@ export function slipDistance(a: string, b: string, limit: number): number {
     previous = current;
     current = spare;
   }
-  const distance = previous[n]!;
+  const distance = previous[n] ?? limit + 1;
   return distance <= limit ? distance : limit + 1;
 }
 
