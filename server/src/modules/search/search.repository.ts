@@ -60,6 +60,12 @@ export interface SearchPage {
   capped: boolean;
 }
 
+/** A strict search's page, with the query's terms no approved image holds when it knows them. */
+export interface StrictPage extends SearchPage {
+  /** PostgreSQL, several whole words: those held by no approved image (the page is empty). */
+  unheld?: readonly string[];
+}
+
 /** An image with everything it is found by, as the service turns it into a document. */
 export interface ImageSearchSource {
   id_image: number;
@@ -516,7 +522,7 @@ export function createSearchRepository(
      * One page of approved images matching every term. The status is checked on the images
      * table itself, so an image no longer approved never shows even if its document is stale.
      */
-    async searchApprovedImages(query: SearchQuery): Promise<SearchPage> {
+    async searchApprovedImages(query: SearchQuery): Promise<StrictPage> {
       const plan: TermPlan =
         postgres && !query.prefixLast
           ? await byRarity(query.terms)
@@ -524,8 +530,9 @@ export function createSearchRepository(
       // Several words are counted (byRarity; a single one is not): one that no approved image
       // holds (search_terms has only theirs) matches nothing, and a query with a misread word,
       // which the fallback then answers, skips two statements here.
-      if (plan.terms.length > 1 && plan.terms.some(({ images }) => images === 0)) {
-        return { ids: [], total: 0, capped: false };
+      const unheld = plan.terms.length > 1 ? plan.terms.filter(({ images }) => images === 0) : [];
+      if (unheld.length > 0) {
+        return { ids: [], total: 0, capped: false, unheld: unheld.map(({ term }) => term) };
       }
       // Materialized: the candidates are read once, then joined and counted.
       const withHits = db.with(

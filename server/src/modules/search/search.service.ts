@@ -58,6 +58,7 @@ import {
   type SearchPage,
   type SearchQuery,
   type SearchRepositoryOptions,
+  type StrictPage,
 } from './search.repository.js';
 import { foldForSearch, queryWords, searchDocument } from './search.text.js';
 
@@ -217,10 +218,12 @@ export function createSearchService(
   return service;
 
   /** Every word whole (stemmed); when that finds nothing, the last word also as a prefix. */
-  async function strictSearch(page: Omit<SearchQuery, 'prefixLast'>): Promise<SearchPage> {
+  async function strictSearch(page: Omit<SearchQuery, 'prefixLast'>): Promise<StrictPage> {
     const exact = await repo.searchApprovedImages({ ...page, prefixLast: false });
     const last = page.terms.at(-1) ?? '';
     if (exact.total > 0 || exact.capped || last.length < MIN_PREFIX_LENGTH) return exact;
+    // A word before the last that no image holds is not being typed: no prefix can help.
+    if (exact.unheld?.some((term) => term !== last) === true) return exact;
     return repo.searchApprovedImages({ ...page, prefixLast: true });
   }
 
@@ -259,38 +262,44 @@ export function createSearchService(
     });
     const hits = await repo.approvedWithAnyOf(lists.flat().map(({ terms }) => terms));
     const capped = hits.some((list) => list.length >= cap);
+    // A word found in fewer photos tells more about which one was meant: as bm25's inverse
+    // document frequency, of two photos holding one of 'milani odio' each, the one holding
+    // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
+    const commonness: number[] = [];
     let next = 0;
     for (const [index, bySlips] of lists.entries()) {
-      // Per image, the fewest slips with which it holds this word.
-      const best = new Map<number, number>();
+      const bit = 1 << index;
+      let holding = 0;
+      // Fewest slips first: an image in several of a word's lists counts with the first.
       for (const { slips } of bySlips) {
-        for (const id of hits[next] ?? []) if (!best.has(id)) best.set(id, slips);
+        for (const id of hits[next] ?? []) {
+          let match = matches.get(id);
+          if (match === undefined) {
+            match = { id, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
+            matches.set(id, match);
+          } else if ((match.matched & bit) !== 0) {
+            continue;
+          }
+          match.matched |= bit;
+          match.words += 1;
+          match.slips += slips;
+          holding += 1;
+        }
         next += 1;
       }
-      // A word found in fewer photos tells more about which one was meant: as bm25's inverse
-      // document frequency, of two photos holding one of 'milani odio' each, the one holding
-      // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
-      const commonness = Math.log(best.size);
-      for (const [id, slips] of best) {
-        let match = matches.get(id);
-        if (match === undefined) {
-          match = { id, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
-          matches.set(id, match);
-        }
-        match.words += 1;
-        match.slips += slips;
-        match.commonness += commonness;
-        match.matched |= 1 << index;
-      }
+      commonness.push(Math.log(holding));
     }
-    const ranked = [...matches.values()]
-      .filter(
-        (match) =>
-          match.words >= needed &&
-          !exclude.has(match.id) &&
-          !(match.words === words.length && match.slips === 0),
-      )
-      .sort((a, b) => byWordsSlipsRarity(a, b) || newest(a, b));
+    const ranked: Match[] = [];
+    for (const match of matches.values()) {
+      if (match.words < needed || exclude.has(match.id)) continue;
+      if (match.words === words.length && match.slips === 0) continue;
+      // Summed in the words' order, so equal sets of words give equal sums.
+      for (const [index, value] of commonness.entries()) {
+        if ((match.matched & (1 << index)) !== 0) match.commonness += value;
+      }
+      ranked.push(match);
+    }
+    ranked.sort((a, b) => byWordsSlipsRarity(a, b) || newest(a, b));
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
