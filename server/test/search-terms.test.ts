@@ -65,15 +65,15 @@ async function found(query: string, order = 'newest'): Promise<number[]> {
 async function expectTermsInStep(): Promise<void> {
   if (!postgres()) return;
   const lexemes = sql`
-    SELECT term, s.id_image
+    SELECT term, s.id_image, i.published_at
     FROM image_search s JOIN images i ON i.id_image = s.id_image AND i.status = 'approved',
       unnest(tsvector_to_array(s.document)) AS term
   `;
   const missing = await sql<{ term: string; id_image: number }>`
-    ${lexemes} EXCEPT SELECT term, id_image FROM search_terms
+    ${lexemes} EXCEPT SELECT term, id_image, published_at FROM search_terms
   `.execute(db());
   const extra = await sql<{ term: string; id_image: number }>`
-    SELECT term, id_image FROM search_terms EXCEPT ${lexemes}
+    SELECT term, id_image, published_at FROM search_terms EXCEPT ${lexemes}
   `.execute(db());
   expect(missing.rows).toEqual([]);
   expect(extra.rows).toEqual([]);

@@ -81,6 +81,8 @@ export interface ImageSearchSource {
 interface Hit {
   id: number;
   score: number;
+  /** PostgreSQL's candidates read from search_terms carry it; the others are null. */
+  published_at: string | null;
 }
 
 /**
@@ -243,7 +245,12 @@ export function createSearchRepository(
    * The candidates: matching documents, highest image id first, at most `cap`. Both engines
    * walk their index by id and stop at the cap, whatever the number of matches.
    */
-  function hits(query: SearchQuery, withScore: boolean, plan: TermPlan): RawBuilder<Hit> {
+  function hits(
+    query: SearchQuery,
+    withScore: boolean,
+    plan: TermPlan,
+    path: MultiWordPath,
+  ): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
@@ -253,17 +260,16 @@ export function createSearchRepository(
       const score = withScore
         ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
         : sql`0`;
-      const path = query.prefixLast ? 'documents' : multiWordPath(plan);
       if (path !== 'documents') {
         // Only the candidates' documents are read, and only to rank them.
         const candidates = newestWithEvery(plan.terms, path);
         return withScore
           ? sql<Hit>`(
-              SELECT c.id, ${score} AS score
+              SELECT c.id, ${score} AS score, c.published_at
               FROM ${candidates} AS c
               JOIN image_search ON image_search.id_image = c.id
             )`
-          : sql<Hit>`(SELECT c.id, 0 AS score FROM ${candidates} AS c)`;
+          : sql<Hit>`(SELECT c.id, 0 AS score, c.published_at FROM ${candidates} AS c)`;
       }
       // The prefix retry (a word still being typed, only when nothing matched it whole)
       // merges every term starting with it, which the GIN index does in one scan; words that
@@ -275,7 +281,7 @@ export function createSearchRepository(
       // may match most images, where that walk is the right plan, so it is left to the planner.
       const fence = query.prefixLast ? sql`` : sql`OFFSET 0`;
       return sql<Hit>`(
-        SELECT id_image AS id, ${score} AS score
+        SELECT id_image AS id, ${score} AS score, NULL::timestamptz AS published_at
         FROM (SELECT id_image, document FROM image_search WHERE document @@ ${tsquery} ${fence})
           AS matching
         ORDER BY id_image DESC
@@ -287,7 +293,7 @@ export function createSearchRepository(
       ? sql`-bm25(image_search, ${sql.lit(WEIGHTS.title)}, ${sql.lit(WEIGHTS.tags)}, ${sql.lit(WEIGHTS.body)}, ${sql.lit(WEIGHTS.author)})`
       : sql`0`;
     return sql<Hit>`(
-      SELECT rowid AS id, ${score} AS score
+      SELECT rowid AS id, ${score} AS score, NULL AS published_at
       FROM image_search
       WHERE image_search MATCH ${fts5Text(query)}
       ORDER BY rowid DESC
@@ -397,7 +403,7 @@ export function createSearchRepository(
   function newestWithEvery(
     terms: readonly TermCount[],
     path: Exclude<MultiWordPath, 'documents'>,
-  ): RawBuilder<{ id: number }> {
+  ): RawBuilder<{ id: number; published_at: string | null }> {
     const [first = { term: '' }, ...others] = terms;
     if (path === 'lookups') {
       // Below the oldest image of any other term nothing can match: the walk stops there. The
@@ -411,8 +417,8 @@ export function createSearchRepository(
           WHERE other.term = ${term} AND other.id_image = t0.id_image
         )`,
       );
-      return sql<{ id: number }>`(
-        SELECT t0.id_image AS id
+      return sql<{ id: number; published_at: string | null }>`(
+        SELECT t0.id_image AS id, t0.published_at
         FROM search_terms t0
         WHERE t0.term = ${first.term} ${sql.join(lookups, sql` `)}
         ORDER BY t0.id_image DESC
@@ -423,8 +429,8 @@ export function createSearchRepository(
       const alias = sql.raw(`t${String(index + 1)}`);
       return sql`JOIN search_terms ${alias} ON ${alias}.id_image = t0.id_image AND ${alias}.term = ${term}`;
     });
-    return sql<{ id: number }>`(
-      SELECT t0.id_image AS id
+    return sql<{ id: number; published_at: string | null }>`(
+      SELECT t0.id_image AS id, t0.published_at
       FROM search_terms t0 ${sql.join(joins, sql` `)}
       WHERE t0.term = ${first.term}
       ORDER BY t0.id_image DESC
@@ -518,10 +524,7 @@ export function createSearchRepository(
       return Number(result.numAffectedRows ?? 0);
     },
 
-    /**
-     * One page of approved images matching every term. The status is checked on the images
-     * table itself, so an image no longer approved never shows even if its document is stale.
-     */
+    /** One page of approved images matching every term. */
     async searchApprovedImages(query: SearchQuery): Promise<StrictPage> {
       const plan: TermPlan =
         postgres && !query.prefixLast
@@ -534,11 +537,39 @@ export function createSearchRepository(
       if (unheld.length > 0) {
         return { ids: [], total: 0, capped: false, unheld: unheld.map(({ term }) => term) };
       }
-      // Materialized: the candidates are read once, then joined and counted.
+      const path = postgres && !query.prefixLast ? multiWordPath(plan) : 'documents';
+      // Materialized: the candidates are read once, then ordered and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
-        () => hits(query, query.order === 'relevance', plan),
+        () => hits(query, query.order === 'relevance', plan, path),
       );
+      if (postgres && path !== 'documents') {
+        // Read from search_terms, which holds approved images only with their publication
+        // time: nothing to look up in `images` (docs/PERFORMANCE.md, "Strict searches without
+        // the images table").
+        let page = withHits
+          .selectFrom('hits')
+          .select((eb) => ['hits.id', eb.fn.countAll<number>().over().as('total')]);
+        if (query.order === 'relevance') page = page.orderBy('hits.score', 'desc');
+        const rows = await page
+          .orderBy('hits.published_at', (ob) => ob.desc().nullsLast())
+          .orderBy('hits.id', 'desc')
+          .limit(query.limit)
+          .offset(query.skip)
+          .execute();
+        const total =
+          rows[0]?.total ??
+          (
+            await withHits
+              .selectFrom('hits')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n;
+        return { ids: rows.map((row) => row.id), total, capped: total >= cap };
+      }
+      // The GIN index's matches and SQLite's are documents, which may be stale (SQLite keeps a
+      // deleted image's): the status is checked on the images table itself, so an image no
+      // longer approved never shows.
       const approvedHits = withHits
         .selectFrom('hits')
         .innerJoin('images', 'images.id_image', 'hits.id')
