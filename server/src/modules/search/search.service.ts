@@ -233,9 +233,10 @@ export function createSearchService(
    * first: more words matched, then fewer slips, then rarer words matched, then (NEAR_RANKED
    * first) nearer readings of the words lacking, then the most recently uploaded, in both
    * orders, so that a strict match always comes before them and a near one before a partial
-   * one. Every word costs one vocabulary lookup and at most two index walks bounded by the
-   * candidate cap, and nearness one read of NEAR_RANKED rows by primary key, so the
-   * fallback's cost does not grow with the number of images.
+   * one. One vocabulary lookup for all the words, one statement for all their lists (at most
+   * two index walks a word, each bounded by the candidate cap) and, for nearness, one read of
+   * NEAR_RANKED rows by primary key: the fallback's cost does not grow with the number of
+   * images.
    */
   async function looserMatches(
     words: ReadonlyArray<{ word: string; stem: string }>,
