@@ -79,6 +79,21 @@ async function expectTermsInStep(): Promise<void> {
   expect(extra.rows).toEqual([]);
 }
 
+/** Writes an image's document directly, whatever its status, as the search module never does. */
+async function writeDocumentBehindSearch(id_image: number, title: string): Promise<void> {
+  await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
+    id_image,
+    searchDocument({
+      title,
+      tags: [],
+      category: null,
+      text: null,
+      username: null,
+      alternates: null,
+    }),
+  );
+}
+
 async function approveThroughApi(filename: string): Promise<void> {
   await asAdmin('PUT', `/api/admin/approve-image/${filename}`);
 }
@@ -246,17 +261,7 @@ describe('only approved images are found, whatever writes the rows', () => {
   it('gives terms to a document only while its image is approved', async () => {
     const image = await uploadImage(t.app, writer, { title: 'Faro spento' });
     // A document written behind the search module's back, while the image is pending.
-    await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
-      image.id_image,
-      searchDocument({
-        title: 'Faro spento',
-        tags: [],
-        category: null,
-        text: null,
-        username: null,
-        alternates: null,
-      }),
-    );
+    await writeDocumentBehindSearch(image.id_image, 'Faro spento');
     const search = createSearchService(db(), t.app.ctx.database.dialect);
     const setStatus = async (status: 'approved' | 'rejected'): Promise<void> => {
       await db()
@@ -415,17 +420,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
     await approvedOnlyMigration.down(db());
     // Before the migration a document's terms were written whatever its image's status.
     const pending = await uploadImage(t.app, writer, { title: 'Cormorano in attesa' });
-    await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
-      pending.id_image,
-      searchDocument({
-        title: 'Cormorano in attesa',
-        tags: [],
-        category: null,
-        text: null,
-        username: null,
-        alternates: null,
-      }),
-    );
+    await writeDocumentBehindSearch(pending.id_image, 'Cormorano in attesa');
     const held = () =>
       db()
         .selectFrom('search_terms' as never)
