@@ -401,23 +401,30 @@ describe('several words read by lookups, through the documents or by merging', (
   });
 });
 
+/** Runs one step of a migration in a transaction of its own, as Kysely's migrator does. */
+async function migrate(step: typeof approvedOnlyMigration.up): Promise<void> {
+  await db()
+    .transaction()
+    .execute((trx) => step(trx));
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrations', () => {
   it('fill the terms of the documents already indexed', async () => {
     const image = await uploadImage(t.app, writer, { title: 'Gabbiano reale' });
     await approveThroughApi(image.filename);
-    await approvedOnlyMigration.down(db());
-    await searchTermsMigration.down(db());
+    await migrate(approvedOnlyMigration.down);
+    await migrate(searchTermsMigration.down);
     // A document written while the table did not exist.
     const late = await uploadImage(t.app, writer, { title: 'Gabbiano comune' });
     await approveThroughApi(late.filename);
-    await searchTermsMigration.up(db());
-    await approvedOnlyMigration.up(db());
+    await migrate(searchTermsMigration.up);
+    await migrate(approvedOnlyMigration.up);
     await expectTermsInStep();
     expect(await found('gabbiani')).toEqual([late.id_image, image.id_image]);
   });
 
   it('drop the terms of images that are not approved, and keep them so', async () => {
-    await approvedOnlyMigration.down(db());
+    await migrate(approvedOnlyMigration.down);
     // Before the migration a document's terms were written whatever its image's status.
     const pending = await uploadImage(t.app, writer, { title: 'Cormorano in attesa' });
     await writeDocumentBehindSearch(pending.id_image, 'Cormorano in attesa');
@@ -428,7 +435,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
         .where(sql<boolean>`id_image = ${pending.id_image}`)
         .execute();
     expect((await held()).length).toBeGreaterThan(0);
-    await approvedOnlyMigration.up(db());
+    await migrate(approvedOnlyMigration.up);
     expect(await held()).toEqual([]);
     await expectTermsInStep();
   });

@@ -142,10 +142,11 @@ const UTC_TIMESTAMPTZ = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))
 
 /**
  * A timestamptz as an ISO string with milliseconds (the rest cut off, as `Date#toISOString`
- * writes it). Rewritten as text when the session is in UTC, the server's usual setting: a
- * search's fallback reads thousands of timestamps, and parsing each into a Date took a tenth
- * of its time at 1M images (docs/PERFORMANCE.md). Any other form (another zone, a year past
- * 9999, infinity) goes through Date as before.
+ * writes it). Rewritten as text when the session is in UTC, the server's usual setting: the
+ * search's fallback once read thousands of timestamps, and parsing each into a Date took a
+ * tenth of its time at 1M images (docs/PERFORMANCE.md); every list and page read still pays
+ * it per row. Any other form (another zone, a year past 9999, infinity) goes through Date as
+ * before.
  */
 export function isoFromTimestamptz(value: string): string {
   const parts = UTC_TIMESTAMPTZ.exec(value);

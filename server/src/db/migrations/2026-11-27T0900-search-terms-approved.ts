@@ -16,15 +16,30 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * image is approved, with its publication time, and a change of status or of publication time
  * adds, updates or drops the terms of the image's document.
  *
+ * One limit: each trigger reads the other table as committed, so two transactions that change
+ * one image's status and its document at the same time, neither then writing the other, could
+ * leave its terms behind. The search module never does that: a decision changes the status,
+ * then rewrites or removes the document in the same transaction, whose write waits for any
+ * other on that document row and derives the terms again. Locking the image row from the
+ * documents' trigger would close it for any writer, at the price of deadlocks between
+ * reindexing batches and the counters' updates of the same rows. Whatever search_terms holds,
+ * the images shown are read from approved images only (images.service inOrder).
+ *
  * Frozen: never edit a migration that has shipped; add a new one.
  */
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
 
-  // The terms rebuilt with the publication time, of approved images only, in key order, and
-  // the primary key carrying the time so a search reads it by index-only scans. A new table
-  // rather than an UPDATE of every row (11.7M at 1M images), which would leave as many dead.
+  // Kysely runs the migrations in one transaction: no document, status or publication time
+  // may change between the copy below and the new triggers (an older server still running
+  // would write terms into the table being replaced). Reads go on.
+  await sql`LOCK TABLE images, image_search IN SHARE ROW EXCLUSIVE MODE`.execute(db);
+
+  // The terms rebuilt from the documents of approved images, with their publication time, in
+  // key order, and the primary key carrying the time so a search reads it by index-only
+  // scans. A new table rather than an UPDATE of every row (11.7M at 1M images), which would
+  // leave as many dead.
   await sql`
     CREATE TABLE search_terms_published (
       term text COLLATE "C" NOT NULL,
@@ -34,8 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
   await sql`
     INSERT INTO search_terms_published (term, id_image, published_at)
-    SELECT t.term, t.id_image, i.published_at
-    FROM search_terms t JOIN images i ON i.id_image = t.id_image AND i.status = 'approved'
+    SELECT term, s.id_image, i.published_at
+    FROM image_search s JOIN images i ON i.id_image = s.id_image AND i.status = 'approved',
+      unnest(tsvector_to_array(s.document)) AS term
     ORDER BY 1, 2
   `.execute(db);
   await sql`DROP TABLE search_terms`.execute(db);

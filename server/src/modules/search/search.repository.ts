@@ -14,11 +14,12 @@ import type { SearchDocument } from './search.text.js';
  * (migration 2026-11-25T0800-search-vocabulary, search.fuzzy.ts), an ordinary table, the same
  * on both engines, written together with each document.
  *
- * PostgreSQL finds the candidates of whole words in `search_terms` (migration
- * 2026-11-25T2100-search-terms), one btree row per (term, image) that a trigger derives from
- * each document: its GIN index returns matches in table order, so taking the newest few
- * thousand of a word meant reading every matching row first (docs/PERFORMANCE.md, "Search on
- * PostgreSQL: words in 0.1–1 % of the images"). Several words whose images seldom overlap are
+ * PostgreSQL finds the candidates of whole words in `search_terms` (migrations
+ * 2026-11-25T2100-search-terms and 2026-11-27T0900-search-terms-approved), one btree row per
+ * (term, image) with the image's publication time, which triggers derive from the documents
+ * of approved images: the documents' GIN index returns matches in table order, so taking the
+ * newest few thousand of a word meant reading every matching row first (docs/PERFORMANCE.md,
+ * "Search on PostgreSQL: words in 0.1–1 % of the images"). Several words whose images seldom overlap are
  * still cheaper to intersect in the GIN index, which reads only the images holding all of them
  * ("Search on PostgreSQL: two words, the path chosen per query"). FTS5's index is in rowid order
  * already.

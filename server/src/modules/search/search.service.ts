@@ -38,8 +38,11 @@
  *   for a word found in a third of 1M images; `total` then stops at the cap and
  *   `capped` is true. The price: for such a word, an image uploaded long ago but approved
  *   only now is outside the candidates until fewer newer uploads share the word.
- * - Only approved images are indexed (reindexImage removes the others), and searches also
- *   check images.status, so a stale entry never shows a pending or rejected image.
+ * - Only approved images are indexed (reindexImage removes the others). On PostgreSQL the
+ *   words' lists (`search_terms`) hold approved images only, kept so by triggers, and are read
+ *   without checking `images`; searches through documents (SQLite, PostgreSQL's GIN path)
+ *   check images.status, since a document may be stale. The images shown are read from
+ *   approved ones only (images.service inOrder), so a pending or rejected image never shows.
  *
  * Writers keep the index current: the image module calls reindexImage after every write that
  * changes a searchable field (upload, approval or rejection, title, category, tags, OCR); a
