@@ -69,10 +69,10 @@ async function expectTermsInStep(): Promise<void> {
     FROM image_search s JOIN images i ON i.id_image = s.id_image AND i.status = 'approved',
       unnest(tsvector_to_array(s.document)) AS term
   `;
-  const missing = await sql<{ term: string; id_image: number }>`
+  const missing = await sql<{ term: string; id_image: number; published_at: string | null }>`
     ${lexemes} EXCEPT SELECT term, id_image, published_at FROM search_terms
   `.execute(db());
-  const extra = await sql<{ term: string; id_image: number }>`
+  const extra = await sql<{ term: string; id_image: number; published_at: string | null }>`
     SELECT term, id_image, published_at FROM search_terms EXCEPT ${lexemes}
   `.execute(db());
   expect(missing.rows).toEqual([]);

@@ -49,19 +49,33 @@ export function deletionKeys(term: string): string[] {
   return [...keys];
 }
 
+/** Room for the code points of two strings and three rows of their alignment. */
+interface Scratch {
+  s: Int32Array;
+  t: Int32Array;
+  before: Int32Array;
+  previous: Int32Array;
+  current: Int32Array;
+}
+
+function scratchFor(length: number): Scratch {
+  return {
+    s: new Int32Array(length),
+    t: new Int32Array(length),
+    before: new Int32Array(length + 1),
+    previous: new Int32Array(length + 1),
+    current: new Int32Array(length + 1),
+  };
+}
+
 /**
- * Scratch space for slipDistance: the two strings' code points and three rows of the
- * alignment. The fallback measures thousands of pairs a search (nearness), and arrays made per
- * call were a third of its time with the garbage they left; reused, a call allocates nothing.
- * Safe to share: slipDistance is synchronous and calls nothing that could re-enter it.
+ * slipDistance's room for words and stems. The fallback measures thousands of pairs a search
+ * (nearness), and arrays made per call were a third of its time with the garbage they left;
+ * reused, a call allocates nothing. A longer string (an OCR run of joined words) gets room of
+ * its own for that call, so this stays small. Safe to share: slipDistance is synchronous and
+ * calls nothing that could re-enter it.
  */
-let scratch = {
-  s: new Int32Array(64),
-  t: new Int32Array(64),
-  before: new Int32Array(65),
-  previous: new Int32Array(65),
-  current: new Int32Array(65),
-};
+const SHARED_SCRATCH = scratchFor(64);
 
 /** Writes the code points of `text` into `into` and returns how many there are. */
 function codePoints(text: string, into: Int32Array): number {
@@ -77,16 +91,7 @@ function codePoints(text: string, into: Int32Array): number {
 export function slipDistance(a: string, b: string, limit: number): number {
   // A string has at most as many code points as UTF-16 units.
   const room = Math.max(a.length, b.length);
-  if (room >= scratch.s.length) {
-    const size = room * 2;
-    scratch = {
-      s: new Int32Array(size),
-      t: new Int32Array(size),
-      before: new Int32Array(size + 1),
-      previous: new Int32Array(size + 1),
-      current: new Int32Array(size + 1),
-    };
-  }
+  const scratch = room <= SHARED_SCRATCH.s.length ? SHARED_SCRATCH : scratchFor(room);
   const { s, t } = scratch;
   const m = codePoints(a, s);
   const n = codePoints(b, t);

@@ -19,10 +19,10 @@ import type { SearchDocument } from './search.text.js';
  * (term, image) with the image's publication time, which triggers derive from the documents
  * of approved images: the documents' GIN index returns matches in table order, so taking the
  * newest few thousand of a word meant reading every matching row first (docs/PERFORMANCE.md,
- * "Search on PostgreSQL: words in 0.1–1 % of the images"). Several words whose images seldom overlap are
- * still cheaper to intersect in the GIN index, which reads only the images holding all of them
- * ("Search on PostgreSQL: two words, the path chosen per query"). FTS5's index is in rowid order
- * already.
+ * "Search on PostgreSQL: words in 0.1–1 % of the images"). Several words whose images seldom
+ * overlap are still cheaper to intersect in the GIN index, which reads only the images holding
+ * all of them ("Search on PostgreSQL: two words, the path chosen per query"). FTS5's index is
+ * in rowid order already.
  */
 
 export type SearchOrder = 'relevance' | 'newest';
@@ -544,8 +544,8 @@ export function createSearchRepository(
         (cte) => cte('hits').materialized(),
         () => hits(query, query.order === 'relevance', plan, path),
       );
-      if (postgres && path !== 'documents') {
-        // Read from search_terms, which holds approved images only with their publication
+      if (path !== 'documents') {
+        // PostgreSQL, read from search_terms, which holds approved images only with their publication
         // time: nothing to look up in `images` (docs/PERFORMANCE.md, "Strict searches without
         // the images table").
         let page = withHits
@@ -640,8 +640,9 @@ export function createSearchRepository(
     async approvedWithAnyOf(lists: ReadonlyArray<readonly string[]>): Promise<number[][]> {
       const found: number[][] = lists.map(() => []);
       if (postgres) {
-        const listOf = lists.flatMap((terms, list) => [...new Set(terms)].map(() => list));
-        const terms = lists.flatMap((terms) => [...new Set(terms)]);
+        const distinct = lists.map((terms) => [...new Set(terms)]);
+        const listOf = distinct.flatMap((terms, list) => terms.map(() => list));
+        const terms = distinct.flat();
         if (terms.length === 0) return found;
         // One row per list, its ids as one comma-separated string: up to 2,000 ids a list
         // parsed as rows cost the driver about 2.5 ms a fallback search at 1M images, split
