@@ -50,6 +50,8 @@ export interface ServerHandle {
   cpuSeconds(): number;
   /** CPU time of the main thread alone (the event loop every request goes through), in seconds. */
   mainThreadCpuSeconds(): number;
+  /** Time the main thread was ready to run but waited for a core, in seconds (NaN if unknown). */
+  mainThreadWaitSeconds(): number;
   /** The server's process.memoryUsage(), through a bench-only route; after a full GC if asked. */
   memory(options?: { gc: boolean }): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
@@ -92,8 +94,10 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
-/** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name). */
-/** CPU seconds of a process (all its threads), or of one thread with `thread` (its task id). */
+/**
+ * CPU seconds of a process (all its threads), or of one thread with `thread` (its task id):
+ * utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name).
+ */
 function procCpuSeconds(pid: number, thread?: number): number {
   try {
     const stat = fs.readFileSync(
@@ -173,6 +177,7 @@ export async function startServer(
     cpuSeconds: () => procCpuSeconds(pid),
     // The main thread's task id is the process id.
     mainThreadCpuSeconds: () => procCpuSeconds(pid, pid),
+    mainThreadWaitSeconds: () => procWaitSeconds(pid, pid),
     async memory(options) {
       const query = options?.gc === true ? '?gc=1' : '';
       const response = await fetch(`${origin}/api/bench/memory${query}`);
@@ -183,6 +188,22 @@ export async function startServer(
       await exited;
     },
   };
+}
+
+/**
+ * Seconds a thread was ready to run but waited for a core (the second field of its
+ * schedstat, in ns): CPU taken by other threads or processes, not by its own work.
+ */
+function procWaitSeconds(pid: number, thread: number): number {
+  try {
+    const schedstat = fs.readFileSync(
+      `/proc/${String(pid)}/task/${String(thread)}/schedstat`,
+      'utf8',
+    );
+    return Number(schedstat.split(' ')[1]) / 1e9;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -14,7 +14,10 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
  * as fast as `--connections` allow) run alone, then together with a steady stream of
  * `--views` anonymous views and `--likes` like toggles a second, then alone again; the reads'
  * throughput with the writes is compared with the mean of the two runs without (the machine
- * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table.
+ * drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table, the CPU each
+ * side used and how long the server's main thread waited for a core (ready to run while other
+ * threads or processes had both cores). `--views 0` or `--likes 0` leaves that write out, to see
+ * each one's share.
  *
  * Then why: each kind of request alone, as fast as it goes, with the server's CPU time (all
  * its threads, and its main thread alone, from /proc) divided by the answers, next to the bench
@@ -118,11 +121,18 @@ async function cpuPerRequest(server: ServerHandle, kind: Kind): Promise<Cost> {
 async function busy(
   server: ServerHandle,
   run: () => Promise<LoadResult[]>,
-): Promise<{ results: LoadResult[]; generator: number; main: number; all: number }> {
+): Promise<{
+  results: LoadResult[];
+  generator: number;
+  main: number;
+  all: number;
+  waiting: number;
+}> {
   const started = performance.now();
   const generator = process.cpuUsage();
   const main = server.mainThreadCpuSeconds();
   const all = server.cpuSeconds();
+  const waiting = server.mainThreadWaitSeconds();
   const results = await run();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(generator);
@@ -131,6 +141,7 @@ async function busy(
     generator: (used.user + used.system) / 1e6 / seconds,
     main: (server.mainThreadCpuSeconds() - main) / seconds,
     all: (server.cpuSeconds() - all) / seconds,
+    waiting: (server.mainThreadWaitSeconds() - waiting) / seconds,
   };
 }
 
@@ -173,9 +184,14 @@ async function main(): Promise<void> {
       const mixed = await busy(server, () =>
         Promise.all([
           runReads(server, reads),
-          runWrites(server, view, viewRate),
-          runWrites(server, like, likeRate),
-        ]).then(([r, v, l]) => [...r, v, l]),
+          // A rate of 0 leaves that write out: each kind's share of the loss, measured alone.
+          ...(
+            [
+              [view, viewRate],
+              [like, likeRate],
+            ] as const
+          ).flatMap(([kind, rate]) => (rate > 0 ? [runWrites(server, kind, rate)] : [])),
+        ]).then(([r, ...writes]) => [...r, ...writes]),
       );
       await drain(server);
       const after = await busy(server, () => runReads(server, reads));
@@ -189,7 +205,8 @@ async function main(): Promise<void> {
         printTable([...run.results]);
         say(
           `CPU, in cores: the load generator (this process) ${run.generator.toFixed(2)}, ` +
-            `the server's main thread ${run.main.toFixed(2)}, all its threads ${run.all.toFixed(2)}`,
+            `the server's main thread ${run.main.toFixed(2)}, all its threads ${run.all.toFixed(2)}; ` +
+            `the main thread waited for a core ${(run.waiting * 1000).toFixed(0)} ms a second`,
         );
       }
       const alone = (readRate(before.results) + readRate(after.results)) / 2;
