@@ -234,6 +234,21 @@ describe('pending images (D4)', () => {
     expect((await get(otherFile)).statusCode).toBe(404);
   });
 
+  it("keep their new tags' names private, by id too, until approved", async () => {
+    // Created by the upload, as any new tag is.
+    const secret = await t.app.ctx.database.db
+      .selectFrom('tags')
+      .select('id_tag')
+      .where('nome', '=', 'segreto')
+      .executeTakeFirstOrThrow();
+    for (const url of [`/api/tags/${secret.id_tag}`, `/api/tags/${secret.id_tag}/images`]) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ detail: 'Tag non trovato' });
+      expect(response.body).not.toContain('segreto');
+    }
+  });
+
   it('are not counted anywhere public', async () => {
     const categories = (await get('/api/categories')).json<
       Array<{ id_categoria: number; count: number }>

@@ -354,7 +354,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       url: '/tags/:id/images',
       group: 'tags',
       summary: 'Approved images with a tag, newest first',
-      ensureExists: (id: number) => taxonomy.getTag(id),
+      ensureExists: (id: number) => taxonomy.getPublicTag(id),
     },
   ];
   for (const gallery of filteredGalleries) {

@@ -87,11 +87,11 @@ export const taxonomyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     {
       schema: {
         tags: ['tags'],
-        summary: 'One tag (its name for the tag page)',
+        summary: 'One tag with approved images (its name for the tag page)',
         params: IdParams,
         response: { 200: Tag, ...errorResponses(400, 404) },
       },
     },
-    async (request) => toTag(await ctx.taxonomy.getTag(request.params.id)),
+    async (request) => toTag(await ctx.taxonomy.getPublicTag(request.params.id)),
   );
 };

@@ -60,6 +60,19 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
   }
 
   /**
+   * A tag as the public sees it: only one with approved images exists for them. An upload
+   * creates its tags at once, while the image waits for review, and they stay when it is
+   * rejected or deleted; their names are the uploader's words, as private as the image's title
+   * (docs/ARCHITECTURE.md, "Tags typed by uploaders"). The ids are sequential, so answering
+   * any tag by id would let anyone read them one by one.
+   */
+  async function getPublicTag(id: number): Promise<TaxonomyRow> {
+    const row = await getTag(id);
+    if (row.image_count === 0) throw notFound(TAXONOMY_MESSAGES.tagNotFound);
+    return row;
+  }
+
+  /**
    * The ids of tags named in `names`, creating the missing ones (case-insensitively unique).
    * Blank names are dropped; at most MAX_TAGS_PER_IMAGE distinct names are kept.
    */
@@ -217,6 +230,7 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     createCategory: (name: string) => create('categories', name),
     getCategory,
     getTag,
+    getPublicTag,
     resolveTagNames,
     listCategories: () => repo.listAll(db, 'categories'),
     popularCategories: (limit: number) => repo.listPopular(db, 'categories', limit),
