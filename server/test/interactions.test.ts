@@ -274,7 +274,7 @@ describe('views written in batches (issue 8, goal 5)', () => {
 });
 
 describe('GET /api/images/{id}/download', () => {
-  it('sends the file to a logged-in user and counts every download', async () => {
+  it('sends the file to a logged-in user and counts every download, not a HEAD', async () => {
     const image = await publishedImage(t.app, owner, { title: 'Città è bella!' });
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}/download` }))
@@ -293,6 +293,13 @@ describe('GET /api/images/{id}/download', () => {
       );
       expect(response.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
     }
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/images/${image.id_image}/download`,
+      headers: bearer(fan.token),
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-disposition']).toContain('attachment');
     const detail = (
       await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}` })
     ).json();

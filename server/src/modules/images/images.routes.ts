@@ -329,7 +329,9 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         )
       ).find((kind) => kind !== undefined);
       if (variant === undefined) throw notFound(IMAGE_MESSAGES.notFound);
-      await interactions.recordDownload(image.id_image, user);
+      // Fastify answers HEAD with this handler too: a client asking for the headers (a
+      // download manager's first look) has downloaded nothing yet.
+      if (request.method !== 'HEAD') await interactions.recordDownload(image.id_image, user);
       reply.header('cache-control', 'private, no-store');
       reply.header('x-content-type-options', 'nosniff');
       // The decorated reply's root is the images folder (app.ts).
