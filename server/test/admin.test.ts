@@ -275,6 +275,42 @@ describe('images, categories and tags', () => {
     expect((await asAdmin('DELETE', `/api/admin/images/${image.id_image}`)).statusCode).toBe(404);
   });
 
+  it('keeps the counts exact when deletions, decisions and edits of one image overlap', async () => {
+    const cat = await createCategory(t.app, 'messaggi_di_corsa');
+    const other = await createCategory(t.app, 'messaggi_altrove');
+    const countOf = async (id: number) => (await call('GET', `/api/categories/${id}`)).json().count;
+    const tagCount = async () =>
+      (await call('GET', '/api/tags')).json().find((tag: { nome: string }) => tag.nome === 'corsa')
+        ?.image_count ?? 0;
+    // One image stays counted throughout.
+    await publishedImage(t.app, user, { categoryId: cat, tags: ['corsa'] });
+    const approved = await publishedImage(t.app, user, { categoryId: cat, tags: ['corsa'] });
+    // A double click on 'Elimina': one deletion, one 404, and the image counted out once.
+    const deletions = await Promise.all(
+      [1, 2].map(() => asAdmin('DELETE', `/api/admin/images/${approved.id_image}`)),
+    );
+    expect(deletions.map((response) => response.statusCode).sort()).toEqual([200, 404]);
+    expect(await countOf(cat)).toBe(1);
+    expect(await tagCount()).toBe(1);
+
+    // Approved while being deleted: whichever goes first, nothing stays counted.
+    const pending = await uploadImage(t.app, user, { categoryId: cat, tags: ['corsa'] });
+    await Promise.all([
+      asAdmin('DELETE', `/api/admin/images/${pending.id_image}`),
+      asAdmin('PUT', `/api/admin/approve-image/${pending.filename}`),
+    ]);
+    expect(await countOf(cat)).toBe(1);
+    expect(await tagCount()).toBe(1);
+
+    // Moved to another category while being approved: counted where it ends up.
+    const moving = await uploadImage(t.app, user, { categoryId: cat });
+    await Promise.all([
+      asAdmin('PUT', `/api/admin/images/${moving.id_image}`, { id_categoria: other }),
+      asAdmin('PUT', `/api/admin/approve-image/${moving.filename}`),
+    ]);
+    expect([await countOf(cat), await countOf(other)]).toEqual([1, 1]);
+  });
+
   it('creates, renames and deletes categories with the rules of D6', async () => {
     const created = await asAdmin('POST', '/api/admin/categories', { nome: 'messaggi_viaggio' });
     expect(created.statusCode).toBe(201);

@@ -1,3 +1,4 @@
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { ImageStatus } from '../../db/tables.js';
 
@@ -20,11 +21,23 @@ export function findTargetByFilename(
     .executeTakeFirst();
 }
 
-export function findTargetById(db: Executor, id: number): Promise<ModerationTarget | undefined> {
-  return db
+/**
+ * The image as it is now, inside the transaction that changes it, and kept from other writers
+ * until it ends: the counts of its category and tags follow its status and category, and a
+ * decision, an edit or a deletion committed between an earlier read and this transaction
+ * would otherwise be counted twice or not at all. SQLite's transactions hold the write lock
+ * from their start (BEGIN IMMEDIATE, db/database.ts); PostgreSQL locks the row.
+ */
+export function lockTarget(
+  trx: Executor,
+  dialect: Dialect,
+  id: number,
+): Promise<ModerationTarget | undefined> {
+  return trx
     .selectFrom('images')
     .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
     .where('id_image', '=', id)
+    .$if(dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
 }
 

@@ -53,9 +53,11 @@ export function createModerationService(
     decision: Decision,
     reason: string | null,
   ): Promise<ModerationTarget> {
-    const image = await repo.findTargetByFilename(db, filename);
-    if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
-    await db.transaction().execute(async (trx) => {
+    const found = await repo.findTargetByFilename(db, filename);
+    if (found === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+    const image = await db.transaction().execute(async (trx) => {
+      const image = await repo.lockTarget(trx, dialect, found.id_image);
+      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
       const decided = await repo.decide(trx, image.id_image, {
         status: decision,
         rejection_reason: decision === 'rejected' ? reason : null,
@@ -68,6 +70,7 @@ export function createModerationService(
       }
       await createSearchService(trx, dialect).reindexImage(image.id_image);
       await deps.onDecision?.(trx, image, decision, reason);
+      return image;
     });
     deps.images.invalidateTrending();
     return { ...image, status: decision };
@@ -94,9 +97,9 @@ export function createModerationService(
         tags?: string[] | undefined;
       },
     ): Promise<void> {
-      const image = await repo.findTargetById(db, id);
-      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
       await db.transaction().execute(async (trx) => {
+        const image = await repo.lockTarget(trx, dialect, id);
+        if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
         if (changes.titolo_img !== undefined) {
           const title = changes.titolo_img.normalize('NFC').replace(/\s+/gu, ' ').trim();
           await repo.setTitle(trx, id, title === '' ? null : title);
@@ -112,15 +115,16 @@ export function createModerationService(
 
     /** D4: the row, its tag links, its interactions and its files. */
     async deleteImage(id: number): Promise<void> {
-      const image = await repo.findTargetById(db, id);
-      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
-      await db.transaction().execute(async (trx) => {
+      const image = await db.transaction().execute(async (trx) => {
+        const image = await repo.lockTarget(trx, dialect, id);
+        if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
         if (image.status === 'approved') {
           await deps.taxonomy.adjustApprovedCounts(trx, id, image.id_categoria, -1);
         }
         await repo.deleteImageRow(trx, id);
         // With the row gone, reindexing removes the image's search document.
         await createSearchService(trx, dialect).reindexImage(id);
+        return image;
       });
       // After the commit: a failed transaction must not have lost the files.
       await deleteImageFiles(deps.dataDir, image.filename);
