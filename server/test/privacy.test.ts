@@ -144,6 +144,30 @@ describe('DELETE /api/users/me (D9)', () => {
     expect((await call('GET', `/api/images/${othersImage}`)).json().likes_count).toBe(0);
   });
 
+  it('erases a user whose image an administrator deletes at the same moment', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const leaving = await createUser(t.app);
+    const images = await Promise.all([1, 2, 3].map(() => publishedImage(t.app, leaving)));
+    const last = images.at(-1)!;
+    const [erased, deleted] = await Promise.all([
+      call('DELETE', `/api/admin/users/${leaving.id}`, admin.access_token),
+      // The erasure lists the user's images first, then deletes them one by one.
+      new Promise((resolve) => setImmediate(resolve)).then(() =>
+        call('DELETE', `/api/admin/images/${last.id_image}`, admin.access_token),
+      ),
+    ]);
+    expect(erased.statusCode).toBe(200);
+    expect([200, 404]).toContain(deleted.statusCode);
+    const db = t.app.ctx.database.db;
+    expect(
+      await db
+        .selectFrom('users')
+        .select('id_utente')
+        .where('id_utente', '=', leaving.id)
+        .execute(),
+    ).toEqual([]);
+  });
+
   it('never lets the last active administrator delete their own account', async () => {
     const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
     const response = await call('DELETE', '/api/users/me', admin.access_token, {

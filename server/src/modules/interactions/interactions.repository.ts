@@ -249,15 +249,17 @@ const COUNTER_TYPES: Array<[column: CounterColumn, type: number]> = [
  * or all when `ids` is undefined.
  */
 export async function recountCounters(db: Executor, ids?: readonly number[]): Promise<void> {
-  if (ids !== undefined && ids.length === 0) return;
-  for (const [column, type] of COUNTER_TYPES) {
-    const scope = ids === undefined ? sql`` : sql`WHERE images.id_image IN (${sql.join(ids)})`;
-    await sql`
-      UPDATE images SET ${sql.ref(column)} = (
-        SELECT count(*) FROM interactions
-        WHERE interactions.id_image = images.id_image
-          AND interactions.id_tipo_interazione = ${type}
-      ) ${scope}`.execute(db);
+  // A user who viewed tens of thousands of images would pass SQLite's bound parameters.
+  for (const part of ids === undefined ? [undefined] : chunks(ids)) {
+    for (const [column, type] of COUNTER_TYPES) {
+      const scope = part === undefined ? sql`` : sql`WHERE images.id_image IN (${sql.join(part)})`;
+      await sql`
+        UPDATE images SET ${sql.ref(column)} = (
+          SELECT count(*) FROM interactions
+          WHERE interactions.id_image = images.id_image
+            AND interactions.id_tipo_interazione = ${type}
+        ) ${scope}`.execute(db);
+    }
   }
 }
 

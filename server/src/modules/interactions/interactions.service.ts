@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound, unauthorized } from '../../lib/errors.js';
@@ -86,9 +87,22 @@ export function createInteractionsService(
   }
 
   return {
-    /** The images a user's interactions counted on; recount them after the user is erased. */
-    imagesTouchedBy: (userId: number) => repo.imagesTouchedBy(db, userId),
     recountCounters: (ids?: readonly number[]) => repo.recountCounters(db, ids),
+
+    /**
+     * Erasure: `deleteAccount` removes the user and, by cascade, their interactions; the
+     * counters of every image they had reacted to or viewed are recounted in the same
+     * transaction, so a failure leaves both for the retry, which finds the same images. The
+     * user's views still waiting in memory are written first, to be counted out with the rest.
+     */
+    async forgetUser(userId: number, deleteAccount: (trx: Executor) => Promise<void>) {
+      await views.flush();
+      await db.transaction().execute(async (trx) => {
+        const touched = await repo.imagesTouchedBy(trx, userId);
+        await deleteAccount(trx);
+        await repo.recountCounters(trx, touched);
+      });
+    },
     /** Writes the views waiting to be written; resolves once they are in the database. */
     flushViews: () => views.flush(),
     /** Called before the database closes: the views waiting are written, not lost. */

@@ -1,3 +1,4 @@
+import { HttpError } from '../../lib/errors.js';
 import type { InteractionsService } from '../interactions/interactions.service.js';
 import type { ModerationService } from '../moderation/moderation.service.js';
 import type { SearchService } from '../search/search.service.js';
@@ -8,7 +9,8 @@ export type ErasureService = ReturnType<typeof createErasureService>;
 /**
  * Erases a user and everything of theirs (D4, D9): each image with its files (through
  * moderation, which keeps category/tag counts and search in step), then the account with its
- * interactions and follows, then the counters of the other images they had reacted to.
+ * interactions and follows together with the counters of the other images they had reacted to
+ * (interactions.forgetUser).
  */
 export function createErasureService(deps: {
   users: UsersService;
@@ -19,11 +21,14 @@ export function createErasureService(deps: {
   return {
     async eraseUser(userId: number): Promise<void> {
       for (const imageId of await deps.users.imageIdsOf(userId)) {
-        await deps.moderation.deleteImage(imageId);
+        try {
+          await deps.moderation.deleteImage(imageId);
+        } catch (error) {
+          // Deleted meanwhile (an administrator, the same image twice): already done.
+          if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+        }
       }
-      const touched = await deps.interactions.imagesTouchedBy(userId);
-      await deps.users.deleteAccount(userId);
-      await deps.interactions.recountCounters(touched);
+      await deps.interactions.forgetUser(userId, (trx) => deps.users.deleteAccount(userId, trx));
       await deps.search.removeStaleDocuments();
     },
   };

@@ -272,7 +272,7 @@ export function createUsersService(
     getPublic,
     profileStats: (id: number) => repo.profileStats(db, id),
     imageIdsOf: (id: number) => repo.imageIdsOfUser(db, id),
-    deleteAccount: (id: number) => repo.deleteUser(db, id),
+    deleteAccount: (id: number, tx: Executor = db) => repo.deleteUser(tx, id),
     countOtherActiveAdmins: (id: number) => repo.countOtherActiveAdmins(db, id),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
