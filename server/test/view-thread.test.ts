@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createViewRecorder } from '../src/modules/interactions/view-recorder.js';
 import { startViewThread } from '../src/modules/interactions/view-thread.js';
@@ -92,5 +93,49 @@ describe("the views' thread", () => {
     await thread.flush();
     expect(await viewsCount(image)).toBe(2);
     await thread.close();
+  });
+});
+
+describe('the views recorder', () => {
+  it('counts a view once when its batch is written while the same view is being checked', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const db = t.app.ctx.database.db;
+    let hold: Promise<void> | undefined;
+    let release = () => {};
+    let readDone = () => {};
+    const read = new Promise<void>((resolve) => {
+      readDone = resolve;
+    });
+    // D5's read for a view, held after it ran (its connection free again) until released.
+    const gated = new Proxy(db, {
+      get(target, property) {
+        if (property === 'executeQuery') {
+          return async (query: CompiledQuery) => {
+            const result = await target.executeQuery(query);
+            if (hold !== undefined && query.sql.includes('"seen"')) {
+              readDone();
+              await hold;
+            }
+            return result;
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const recorder = createViewRecorder(gated, collectingLog(), 60_000);
+    expect(await recorder.record(viewOf(image, 'a:race'))).toBe('added');
+    hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    // The same viewer again: its read finds no view in the database yet...
+    const again = recorder.record(viewOf(image, 'a:race'));
+    await read;
+    // ...and the first view is written before the check looks at what waits.
+    await recorder.flush();
+    release();
+    expect(await again).toBe('exists');
+    await recorder.close();
+    expect(await viewsCount(image)).toBe(1);
   });
 });

@@ -11,7 +11,11 @@ import * as repo from './interactions.repository.js';
  * (plus the public lists' second), never by a recount.
  *
  * The once-per-24-hours rule (D5) still holds while a view waits: `has` answers for the views
- * waiting and for those being written, and the database answers for the rest. Images deleted
+ * waiting and for those being written, and the database answers for the rest. A check reads
+ * the database before it looks here, and a batch may be written in between (its views no
+ * longer waiting, and not in what the check read): each check therefore starts with
+ * `beginCheck`, and the batches written since then answer too, kept until no check that
+ * began before them is still running. Images deleted
  * and users erased while their views wait are left out when the batch is written; a batch that
  * fails (the database is down) goes back to wait for the next flush, up to MAX_WAITING views.
  */
@@ -37,9 +41,18 @@ export interface BufferLog {
   error(details: { err: unknown; views: number }, message: string): void;
 }
 
+/** A check in progress: how many batches had been written when it began. */
+export interface ViewCheck {
+  readonly since: number;
+}
+
 export function createViewBuffer(db: Kysely<Database>, log: BufferLog, flushMs: number) {
   let waiting = new Map<string, PendingView>();
   let writing = new Map<string, PendingView>();
+  // Batches written, numbered from 1, kept while a check that began before them runs.
+  let written = 0;
+  let recent: Array<{ number: number; views: Map<string, PendingView> }> = [];
+  const checks = new Set<ViewCheck>();
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
   let inFlight = false;
@@ -76,6 +89,8 @@ export function createViewBuffer(db: Kysely<Database>, log: BufferLog, flushMs: 
       try {
         await write([...writing.values()]);
         failing = false;
+        written += 1;
+        if (checks.size > 0) recent.push({ number: written, views: writing });
       } catch (error) {
         failing = true;
         // A timer set by views that arrived during the write would retry at once: wait instead.
@@ -96,10 +111,31 @@ export function createViewBuffer(db: Kysely<Database>, log: BufferLog, flushMs: 
   }
 
   return {
-    /** Whether this viewer's view of the image waits to be written (or is being written). */
-    has(imageId: number, viewerKey: string): boolean {
+    /** Call before reading the database for a view; `endCheck` when done with its answer. */
+    beginCheck(): ViewCheck {
+      const check = { since: written };
+      checks.add(check);
+      return check;
+    },
+
+    endCheck(check: ViewCheck): void {
+      checks.delete(check);
+      let oldest = written;
+      for (const running of checks) oldest = Math.min(oldest, running.since);
+      if (recent.length > 0) recent = recent.filter((batch) => batch.number > oldest);
+    },
+
+    /**
+     * Whether this viewer's view of the image waits to be written, is being written, or was
+     * written after `check` began (so the database read for it may not have seen it).
+     */
+    has(imageId: number, viewerKey: string, check: ViewCheck): boolean {
       const key = keyOf(imageId, viewerKey);
-      return waiting.has(key) || writing.has(key);
+      return (
+        waiting.has(key) ||
+        writing.has(key) ||
+        recent.some((batch) => batch.number > check.since && batch.views.has(key))
+      );
     },
 
     /** Keeps a view to be written; false when too many wait (the database is unreachable). */

@@ -41,17 +41,23 @@ export function createViewRecorder(
   const buffer = createViewBuffer(db, log, flushMs);
   return {
     async record(view) {
-      const target = await repo.viewTarget(db, view.imageId, view.viewerKey, view.since);
-      if (target === undefined || !canSee(target, view.viewer)) return 'hidden';
-      // After the query: the same viewer's other request may have added it meanwhile.
-      if (target.seen || buffer.has(view.imageId, view.viewerKey)) return 'exists';
-      const kept = buffer.add({
-        id_image: view.imageId,
-        id_utente: view.viewer?.id_utente ?? null,
-        viewer_key: view.viewerKey,
-        created_at: view.at,
-      });
-      return kept ? 'added' : 'exists';
+      const check = buffer.beginCheck();
+      try {
+        const target = await repo.viewTarget(db, view.imageId, view.viewerKey, view.since);
+        if (target === undefined || !canSee(target, view.viewer)) return 'hidden';
+        // After the query: the same viewer's other request may have added it meanwhile, or a
+        // batch holding it may have been written since the query read the database.
+        if (target.seen || buffer.has(view.imageId, view.viewerKey, check)) return 'exists';
+        const kept = buffer.add({
+          id_image: view.imageId,
+          id_utente: view.viewer?.id_utente ?? null,
+          viewer_key: view.viewerKey,
+          created_at: view.at,
+        });
+        return kept ? 'added' : 'exists';
+      } finally {
+        buffer.endCheck(check);
+      }
     },
     flush: () => buffer.flush(),
     close: () => buffer.close(),
