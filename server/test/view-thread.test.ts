@@ -100,8 +100,11 @@ describe('the views recorder', () => {
   it('counts a view once when its batch is written while the same view is being checked', async () => {
     const image = (await publishedImage(t.app, owner)).id_image;
     const db = t.app.ctx.database.db;
-    let hold: Promise<void> | undefined;
+    let holding = false;
     let release = () => {};
+    const hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let readDone = () => {};
     const read = new Promise<void>((resolve) => {
       readDone = resolve;
@@ -112,7 +115,7 @@ describe('the views recorder', () => {
         if (property === 'executeQuery') {
           return async (query: CompiledQuery) => {
             const result = await target.executeQuery(query);
-            if (hold !== undefined && query.sql.includes('"seen"')) {
+            if (holding && query.sql.includes('"seen"')) {
               readDone();
               await hold;
             }
@@ -125,9 +128,7 @@ describe('the views recorder', () => {
     });
     const recorder = createViewRecorder(gated, collectingLog(), 60_000);
     expect(await recorder.record(viewOf(image, 'a:race'))).toBe('added');
-    hold = new Promise((resolve) => {
-      release = resolve;
-    });
+    holding = true;
     // The same viewer again: its read finds no view in the database yet...
     const again = recorder.record(viewOf(image, 'a:race'));
     await read;
