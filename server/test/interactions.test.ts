@@ -155,6 +155,31 @@ describe('views (D5)', () => {
   });
 });
 
+describe('views across midnight (D5)', () => {
+  it("count an anonymous viewer once in 24 hours across the night its key's salt changes", async () => {
+    const now = { value: new Date('2026-11-21T23:59:00.000Z') };
+    const night = await buildTestApp({}, { clock: { now: () => new Date(now.value) } });
+    try {
+      const uploader = await createUser(night.app);
+      const image = (await publishedImage(night.app, uploader)).id_image;
+      const view = async () =>
+        (await interactOn(night.app, image, 7, undefined, '203.0.113.7')).json();
+      expect(await view()).toEqual({ action: 'added' });
+      now.value = new Date('2026-11-22T00:01:00.000Z');
+      // While the first view waits to be written, then from the database.
+      expect(await view()).toEqual({ action: 'exists' });
+      await night.app.ctx.interactions.flushViews();
+      expect(await view()).toEqual({ action: 'exists' });
+      now.value = new Date('2026-11-23T00:00:00.000Z');
+      expect(await view()).toEqual({ action: 'added' });
+      await night.app.ctx.interactions.flushViews();
+      expect((await night.app.ctx.images.findById(image))?.views_count).toBe(2);
+    } finally {
+      await night.close();
+    }
+  });
+});
+
 describe('views written in batches (issue 8, goal 5)', () => {
   it('count one of 30 simultaneous views by the same viewer, and each of 30 viewers', async () => {
     const image = (await publishedImage(t.app, owner)).id_image;

@@ -27,6 +27,7 @@ function viewOf(imageId: number, viewerKey: string, viewer: TestUser | null = nu
   return {
     imageId,
     viewerKey,
+    earlierKey: viewerKey,
     viewer: viewer === null ? null : { id_utente: viewer.id, is_superuser: 0 as const },
     since: new Date(at.getTime() - DAY_MS).toISOString(),
     at: at.toISOString(),

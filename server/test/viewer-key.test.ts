@@ -21,6 +21,13 @@ describe('viewer keys', () => {
     expect(first).not.toContain('203');
   });
 
+  it("give the address's key of the day before, for the check across midnight", () => {
+    expect(keys.previous('203.0.113.7', tuesday)).toBe(keys.forAddress('203.0.113.7', monday));
+    expect(keys.previous('203.0.113.7', mondayNight)).not.toBe(
+      keys.forAddress('203.0.113.7', monday),
+    );
+  });
+
   it('differ with the secret, and name logged-in viewers by their id', () => {
     const other = createViewerKeys('another-secret-long-enough-for-the-test-987');
     expect(other.forAddress('203.0.113.7', monday)).not.toBe(

@@ -125,37 +125,40 @@ const reactionTargetQuery = precompiled((db, imageId: number) =>
 
 /**
  * What a view needs, in one query: whether the image may be shown (status, owner) and whether
- * this viewer already viewed it since `since` (interactions_views_by_viewer).
+ * this viewer, under either of its keys (today's and the day before's), already viewed it since
+ * `since` (interactions_views_by_viewer).
  */
 export async function viewTarget(
   db: Executor,
   imageId: number,
-  viewerKey: string,
+  viewerKeys: readonly [string, string],
   since: string,
 ): Promise<{ status: ImageStatus; id_utente: number; seen: boolean } | undefined> {
-  const row = (await viewTargetQuery(db, imageId, viewerKey, since)).rows[0];
+  const row = (await viewTargetQuery(db, imageId, viewerKeys[0], viewerKeys[1], since)).rows[0];
   // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
   return row === undefined ? undefined : { ...row, seen: Boolean(row.seen) };
 }
 
-const viewTargetQuery = precompiled((db, imageId: number, viewerKey: string, since: string) =>
-  db
-    .selectFrom('images as i')
-    .select(['i.status', 'i.id_utente'])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('interactions as x')
-            .select('x.id_interazione')
-            .where('x.id_image', '=', imageId)
-            .where('x.viewer_key', '=', viewerKey)
-            .where('x.id_tipo_interazione', '=', 7)
-            .where('x.created_at', '>', since),
-        )
-        .as('seen'),
-    )
-    .where('i.id_image', '=', imageId),
+// Two keys always (the same one twice for a user): a precompiled query's shape is fixed.
+const viewTargetQuery = precompiled(
+  (db, imageId: number, viewerKey: string, earlierKey: string, since: string) =>
+    db
+      .selectFrom('images as i')
+      .select(['i.status', 'i.id_utente'])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('interactions as x')
+              .select('x.id_interazione')
+              .where('x.id_image', '=', imageId)
+              .where('x.viewer_key', 'in', [viewerKey, earlierKey])
+              .where('x.id_tipo_interazione', '=', 7)
+              .where('x.created_at', '>', since),
+          )
+          .as('seen'),
+      )
+      .where('i.id_image', '=', imageId),
 );
 
 /**

@@ -9,6 +9,11 @@ export interface ViewRequest {
   imageId: number;
   /** The viewer's key (viewer-key.ts): the user, or the salted hash of the address. */
   viewerKey: string;
+  /**
+   * The key the same viewer had the day before, for an address (its salt changes at UTC
+   * midnight); a user's own key again. A view under either counts (D5).
+   */
+  earlierKey: string;
   viewer: Onlooker;
   /** The start of the 24 hours in which a view counts once (D5), ISO. */
   since: string;
@@ -43,11 +48,19 @@ export function createViewRecorder(
     async record(view) {
       const check = buffer.beginCheck();
       try {
-        const target = await repo.viewTarget(db, view.imageId, view.viewerKey, view.since);
+        const target = await repo.viewTarget(
+          db,
+          view.imageId,
+          [view.viewerKey, view.earlierKey],
+          view.since,
+        );
         if (target === undefined || !canSee(target, view.viewer)) return 'hidden';
         // After the query: the same viewer's other request may have added it meanwhile, or a
         // batch holding it may have been written since the query read the database.
-        if (target.seen || buffer.has(view.imageId, view.viewerKey, check)) return 'exists';
+        const waiting = [view.viewerKey, view.earlierKey].some((key) =>
+          buffer.has(view.imageId, key, check),
+        );
+        if (target.seen || waiting) return 'exists';
         const kept = buffer.add({
           id_image: view.imageId,
           id_utente: view.viewer?.id_utente ?? null,

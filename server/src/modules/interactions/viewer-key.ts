@@ -4,25 +4,39 @@ import { isIPv4, isIPv6 } from 'node:net';
 /*
  * D5/D9: anonymous views are told apart by a salted hash of the truncated IP address. The
  * address is cut to its network (/24 for IPv4, /48 for IPv6) before hashing, and the salt
- * changes every day (UTC), so the stored key can neither be reversed into an address nor
- * link a visitor across days. The raw address is never stored or logged.
+ * changes every day (UTC), so the stored keys of two days cannot be matched with each other
+ * without the address, nor reversed into it. The raw address is never stored or logged.
+ * A view's check also asks for the key the same address had the day before (`previous`): a
+ * visitor seen at 23:59 and again at 00:01 is one viewer within 24 hours (D5).
  */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export function createViewerKeys(secret: string) {
   const key = createHmac('sha256', secret).update('muri-parlanti:views').digest();
 
-  // The day's salt, made once a day rather than once a view (every anonymous view asks).
-  let salted = { day: '', salt: Buffer.alloc(0) };
+  // Each day's salt, made once a day rather than once a view (every anonymous view asks for
+  // today's and yesterday's).
+  const salts = new Map<string, Buffer>();
   const saltOf = (day: string): Buffer => {
-    if (salted.day !== day) salted = { day, salt: createHmac('sha256', key).update(day).digest() };
-    return salted.salt;
+    let salt = salts.get(day);
+    if (salt === undefined) {
+      if (salts.size >= 4) salts.clear();
+      salt = createHmac('sha256', key).update(day).digest();
+      salts.set(day, salt);
+    }
+    return salt;
   };
+  const keyOn = (ip: string, day: Date): string =>
+    `a:${createHmac('sha256', saltOf(day.toISOString().slice(0, 10)))
+      .update(truncateIp(ip))
+      .digest('base64url')
+      .slice(0, 32)}`;
 
   return {
     forUser: (userId: number) => `u:${userId}`,
-    forAddress(ip: string, now: Date): string {
-      const salt = saltOf(now.toISOString().slice(0, 10));
-      return `a:${createHmac('sha256', salt).update(truncateIp(ip)).digest('base64url').slice(0, 32)}`;
-    },
+    forAddress: (ip: string, now: Date): string => keyOn(ip, now),
+    /** The key the address had the day before `now` (UTC). */
+    previous: (ip: string, now: Date): string => keyOn(ip, new Date(now.getTime() - DAY_MS)),
   };
 }
 
