@@ -108,7 +108,7 @@ function createContext(
   const tokens = createTokenService(secret);
   const fileUrls = createFileUrlSigner(secret);
   const search = createSearchService(db, database.dialect);
-  const users = createUsersService(db, clock, {
+  const users = createUsersService(db, database.dialect, clock, {
     onRenamed: (id) => search.reindexByUser(id),
   });
   const taxonomy = createTaxonomyService(db, clock);

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { createCategory, publishedImage, uploadImage } from './helpers/images.js';
@@ -75,6 +76,74 @@ describe('every admin route, from the route table', () => {
   });
 });
 
+describe('the last active administrator (D7)', () => {
+  it('stays when two administrators demote or delete each other at the same moment', async () => {
+    const fresh = await buildTestApp();
+    try {
+      const first = (await login(fresh.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+      const as = (token: string, method: Method, url: string, payload?: unknown) =>
+        fresh.app.inject({
+          method,
+          url,
+          headers: bearer(token),
+          ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+        });
+      const makeSecond = async (username: string) => {
+        const created = await as(first.access_token, 'POST', '/api/admin/users', {
+          username,
+          email: `${username}@example.it`,
+          password: 'password-lunga',
+          is_superuser: true,
+        });
+        const session = (await login(fresh.app, username, 'password-lunga')).json();
+        return { id: created.json().id_utente as number, token: session.access_token as string };
+      };
+      const activeAdmins = async () =>
+        (
+          await fresh.app.ctx.database.db
+            .selectFrom('users')
+            .select('id_utente')
+            .where('is_superuser', '=', 1)
+            .where('is_active', '=', 1)
+            .execute()
+        ).length;
+      const demote = (token: string, id: number, username: string) =>
+        as(token, 'PUT', `/api/admin/users/${id}`, {
+          username,
+          email: `${username}@example.it`,
+          is_superuser: false,
+        });
+
+      const vice = await makeSecond('vice');
+      const demotions = await Promise.all([
+        demote(first.access_token, vice.id, 'vice'),
+        demote(vice.token, first.user.id_utente, TEST_ADMIN.username),
+      ]);
+      expect(demotions.map((response) => response.statusCode).sort()).toEqual([200, 400]);
+      expect(await activeAdmins()).toBe(1);
+
+      // Promoted again, then each deletes the other.
+      const [winner] = demotions[0]!.statusCode === 200 ? [first.access_token] : [vice.token];
+      const deputy = await makeSecond('deputy');
+      const deletions = await Promise.all([
+        as(winner, 'DELETE', `/api/admin/users/${deputy.id}`),
+        as(
+          deputy.token,
+          'DELETE',
+          `/api/admin/users/${winner === first.access_token ? first.user.id_utente : vice.id}`,
+        ),
+      ]);
+      expect(deletions.map((response) => response.statusCode).sort()).toEqual([200, 400]);
+      expect(deletions.find((response) => response.statusCode === 400)?.json()).toEqual({
+        detail: 'Deve restare almeno un amministratore attivo.',
+      });
+      expect(await activeAdmins()).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('users', () => {
   it('lists users with role and scores, and creates, edits and erases one', async () => {
     const created = await asAdmin('POST', '/api/admin/users', {
@@ -127,6 +196,18 @@ describe('users', () => {
       f.endsWith('.webp'),
     );
     expect(left.length).toBe(images.length - 1);
+    // An erasure job waits to finish the work had the request stopped part-way; run now, it
+    // finds nothing left to do.
+    const jobs = await t.app.ctx.database.db
+      .selectFrom('jobs')
+      .select(['payload', 'status'])
+      .where('name', '=', ERASURE_JOB)
+      .execute();
+    expect(jobs.map((job) => [JSON.parse(job.payload).id_utente, job.status])).toContainEqual([
+      id,
+      'queued',
+    ]);
+    await expect(t.app.ctx.erasure.eraseUser(id)).resolves.toBeUndefined();
   });
 
   it('refuses duplicates, short passwords and bad e-mails', async () => {

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { enqueueErasure } from '../../jobs/erasure/erasure.job.js';
 import type { ErasureService } from '../privacy/erasure.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { toOwnUser } from '../users/users.presenters.js';
@@ -10,6 +11,9 @@ import { USER_MESSAGES } from '../users/users.rules.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repo from './admin.repository.js';
 import { IMAGE_WEIGHT, INTERACTION_WEIGHT, type UserWithScores } from './admin.repository.js';
+
+/** When the erasure job queued with an administrator's deletion of a user runs. */
+const ERASURE_FALLBACK_MS = 10 * 60 * 1000;
 
 export const ADMIN_MESSAGES = {
   selfDelete: 'Non puoi eliminare il tuo account da qui: usa il tuo profilo.',
@@ -63,14 +67,8 @@ export function createAdminService(
     return user;
   }
 
-  /** D7: nobody demotes, deactivates or deletes themself; the last active admin stays. */
-  async function guardLastAdmin(user: UserRow, removing: boolean) {
-    if (!removing) return;
-    if (user.is_superuser !== 1 || user.is_active !== 1) return;
-    if ((await deps.users.countOtherActiveAdmins(user.id_utente)) === 0) {
-      throw badRequest(ADMIN_MESSAGES.lastAdmin);
-    }
-  }
+  /** D7: the last active admin stays (users.keepingAnAdmin checks it with the change). */
+  const lastAdmin = () => badRequest(ADMIN_MESSAGES.lastAdmin);
 
   return {
     /** GET /admin/stats (SPEC §7, D7), plus the last 30 days per day for the charts. */
@@ -139,14 +137,17 @@ export function createAdminService(
       if (admin.id_utente === id && (!isActive || !isSuperuser)) {
         throw badRequest(ADMIN_MESSAGES.selfDemote);
       }
-      await guardLastAdmin(user, !isActive || !isSuperuser);
-      const updated = await deps.users.adminUpdate(user, {
-        username: input.username,
-        email: input.email,
-        password: input.password,
-        isActive,
-        isSuperuser,
-      });
+      const updated = await deps.users.adminUpdate(
+        user,
+        {
+          username: input.username,
+          email: input.email,
+          password: input.password,
+          isActive,
+          isSuperuser,
+        },
+        lastAdmin,
+      );
       return toOwnUser(updated);
     },
 
@@ -154,7 +155,14 @@ export function createAdminService(
     async deleteUser(admin: UserRow, id: number) {
       if (admin.id_utente === id) throw badRequest(ADMIN_MESSAGES.selfDelete);
       const user = await target(id);
-      await guardLastAdmin(user, true);
+      // The account loses its access first, with D7's check: an administrator being deleted no
+      // longer counts as one while the erasure runs. The erasure job queued with it finishes
+      // the work should this request fail part-way (it finds nothing left otherwise).
+      const now = clock.now();
+      await deps.users.keepingAnAdmin(user, true, lastAdmin, async (trx) => {
+        await deps.users.markForErasure(id, now.toISOString(), trx);
+        await enqueueErasure(trx, clock, id, new Date(now.getTime() + ERASURE_FALLBACK_MS));
+      });
       await deps.erasure.eraseUser(id);
     },
   };

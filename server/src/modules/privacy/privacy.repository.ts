@@ -18,17 +18,3 @@ export function followedBy(db: Executor, userId: number) {
     .orderBy('f.created_at')
     .execute();
 }
-
-export async function markForErasure(db: Executor, userId: number, at: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({
-      is_active: 0,
-      deletion_requested_at: at,
-      updated_at: at,
-      // Every session ends now, whatever its token says.
-      token_version: eb('token_version', '+', 1),
-    }))
-    .where('id_utente', '=', userId)
-    .execute();
-}

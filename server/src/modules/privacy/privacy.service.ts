@@ -77,15 +77,10 @@ export function createPrivacyService(
       if (!(await verifyPassword(user.password_hash, password))) {
         throw badRequest(PRIVACY_MESSAGES.wrongPassword);
       }
-      if (
-        user.is_superuser === 1 &&
-        (await deps.users.countOtherActiveAdmins(user.id_utente)) === 0
-      ) {
-        throw badRequest(PRIVACY_MESSAGES.lastAdmin);
-      }
       const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await repo.markForErasure(trx, user.id_utente, now.toISOString());
+      const lastAdmin = () => badRequest(PRIVACY_MESSAGES.lastAdmin);
+      await deps.users.keepingAnAdmin(user, true, lastAdmin, async (trx) => {
+        await deps.users.markForErasure(user.id_utente, now.toISOString(), trx);
         await enqueueErasure(
           trx,
           clock,

@@ -1,3 +1,4 @@
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/tables.js';
@@ -93,15 +94,37 @@ export async function imageIdsOfUser(db: Executor, id: number): Promise<number[]
   return rows.map((row) => row.id_image);
 }
 
-/** Active administrators other than the given user: the last one must never go (D7). */
-export async function countOtherActiveAdmins(db: Executor, exceptId: number): Promise<number> {
-  const row = await db
+/**
+ * The active administrators (not awaiting erasure), inside a transaction that may take one's
+ * powers away: on PostgreSQL their rows stay locked until it ends, so a concurrent change of the
+ * same kind waits and then reads what this one left; SQLite's transactions already hold the
+ * write lock from their start (BEGIN IMMEDIATE).
+ */
+export async function lockActiveAdmins(trx: Executor, dialect: Dialect): Promise<number[]> {
+  const rows = await trx
     .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('id_utente')
     .where('is_superuser', '=', 1)
     .where('is_active', '=', 1)
     .where('deletion_requested_at', 'is', null)
-    .where('id_utente', '<>', exceptId)
-    .executeTakeFirstOrThrow();
-  return row.n;
+    .$if(dialect === 'postgres', (query) => query.forUpdate())
+    .execute();
+  return rows.map((row) => row.id_utente);
+}
+
+/**
+ * Ends the account's access now (every session, whatever its token says) and marks it for
+ * erasure (D9), which a job or the administrator's deletion then carries out.
+ */
+export async function markForErasure(db: Executor, userId: number, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      is_active: 0,
+      deletion_requested_at: at,
+      updated_at: at,
+      token_version: eb('token_version', '+', 1),
+    }))
+    .where('id_utente', '=', userId)
+    .execute();
 }

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { AdminBootstrap } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -66,6 +67,7 @@ const CURRENT_BATCH = 100;
  */
 export function createUsersService(
   db: Executor,
+  dialect: Dialect,
   clock: Clock,
   hooks: { onRenamed?: (id_utente: number) => Promise<void> } = {},
 ) {
@@ -91,16 +93,42 @@ export function createUsersService(
   );
 
   /** Stores an edit of the account, and tells onRenamed when the username changed. */
-  async function storeEdit(user: UserRow, update: UserUpdate): Promise<UserRow> {
-    let updated: UserRow;
+  async function writeEdit(tx: Executor, user: UserRow, update: UserUpdate): Promise<UserRow> {
     try {
-      updated = await repo.updateUser(db, user.id_utente, update);
+      return await repo.updateUser(tx, user.id_utente, update);
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
       throw error;
     }
+  }
+
+  async function storeEdit(user: UserRow, update: UserUpdate): Promise<UserRow> {
+    const updated = await writeEdit(db, user, update);
     if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
     return updated;
+  }
+
+  /**
+   * D7: the last active administrator stays. `change` runs in a transaction in which the active
+   * administrators are read and kept from every other change of this kind until it ends
+   * (lockActiveAdmins); when it takes `user`'s powers away (`removes`: a demotion, a
+   * deactivation, a deletion) and no other active administrator would remain, `refuse()` is
+   * thrown instead. Two administrators demoting or deleting each other at once cannot both
+   * succeed, as two checks made before their changes could.
+   */
+  async function keepingAnAdmin<T>(
+    user: UserRow,
+    removes: boolean,
+    refuse: () => Error,
+    change: (trx: Executor) => Promise<T>,
+  ): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      if (removes) {
+        const admins = await repo.lockActiveAdmins(trx, dialect);
+        if (admins.length === 1 && admins[0] === user.id_utente) throw refuse();
+      }
+      return change(trx);
+    });
   }
 
   async function create(account: NewAccount): Promise<UserRow> {
@@ -224,6 +252,7 @@ export function createUsersService(
    * An administrator's edit of an account (D7): every field but the id; an empty password
    * leaves it unchanged. A new password or a deactivation ends the user's sessions at once.
    */
+  /** An administrator's edit; `refuse()` when it would leave no active administrator (D7). */
   async function adminUpdate(
     user: UserRow,
     changes: {
@@ -233,6 +262,7 @@ export function createUsersService(
       isActive: boolean;
       isSuperuser: boolean;
     },
+    refuse: () => Error,
   ): Promise<UserRow> {
     const username = acceptUsername(changes.username);
     const email = changes.email.normalize('NFC').trim();
@@ -255,7 +285,14 @@ export function createUsersService(
       ...(endSessions ? { token_version: user.token_version + 1 } : {}),
       ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
     };
-    return storeEdit(user, update);
+    const updated = await keepingAnAdmin(
+      user,
+      !changes.isActive || !changes.isSuperuser,
+      refuse,
+      (trx) => writeEdit(trx, user, update),
+    );
+    if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
+    return updated;
   }
 
   /** A user others may see: active and not waiting for erasure; otherwise 404. */
@@ -273,7 +310,9 @@ export function createUsersService(
     profileStats: (id: number) => repo.profileStats(db, id),
     imageIdsOf: (id: number) => repo.imageIdsOfUser(db, id),
     deleteAccount: (id: number, tx: Executor = db) => repo.deleteUser(tx, id),
-    countOtherActiveAdmins: (id: number) => repo.countOtherActiveAdmins(db, id),
+    keepingAnAdmin,
+    /** Ends the account's access at once and marks it for erasure (D9). */
+    markForErasure: (id: number, at: string, tx: Executor = db) => repo.markForErasure(tx, id, at),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
     /** The user's row as it is now, read with the others asked for in the same moment. */
