@@ -123,7 +123,7 @@ describe('the last active administrator (D7)', () => {
       expect(await activeAdmins()).toBe(1);
 
       // The one still an administrator and a new one delete each other.
-      const winner = demotions[0]?.statusCode === 200 ? first.access_token : vice.token;
+      const winner = demotions[0].statusCode === 200 ? first.access_token : vice.token;
       const deputy = await makeSecond('deputy');
       const deletions = await Promise.all([
         as(winner, 'DELETE', `/api/admin/users/${deputy.id}`),
