@@ -348,7 +348,7 @@ async function main(): Promise<void> {
     const search = createSearchService(db, handle.dialect);
     const duplicates = createDuplicatesService(db, systemClock, {
       fileUrls: createFileUrlSigner('eval-secret-eval-secret-eval-secret-0123'),
-      taxonomy: createTaxonomyService(db, systemClock),
+      taxonomy: createTaxonomyService(db, handle.dialect, systemClock),
     });
     const job = createImageAnalysisJob(db, {
       dataDir,

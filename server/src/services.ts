@@ -111,7 +111,7 @@ function createContext(
   const users = createUsersService(db, database.dialect, clock, {
     onRenamed: (id) => search.reindexByUser(id),
   });
-  const taxonomy = createTaxonomyService(db, clock);
+  const taxonomy = createTaxonomyService(db, database.dialect, clock);
   const images = createImagesService(db, clock, fileUrls);
   const settings = createSettingsService(db, clock);
   const moderation = createModerationService(db, database.dialect, clock, {

@@ -392,6 +392,32 @@ describe('images, categories and tags', () => {
     expect([await countOf(cat), await countOf(other)]).toEqual([1, 1]);
   });
 
+  it("moves an approval's count along when its category is deleted at the same moment", async () => {
+    const doomed = await createCategory(t.app, 'messaggi_in_chiusura');
+    const pending = await uploadImage(t.app, user, { categoryId: doomed });
+    // The approval's transaction is open while the deletion reads the category.
+    const [approved, removed] = await Promise.all([
+      asAdmin('PUT', `/api/admin/approve-image/${pending.filename}`),
+      new Promise((resolve) => setTimeout(resolve, 2)).then(() =>
+        asAdmin('DELETE', `/api/admin/categories/${doomed}`),
+      ),
+    ]);
+    expect([removed.statusCode, approved.statusCode]).toEqual([200, 200]);
+    const db = t.app.ctx.database.db;
+    const counted = await db
+      .selectFrom('categories')
+      .select('image_count')
+      .where('id_categoria', '=', 1)
+      .executeTakeFirstOrThrow();
+    const approvedThere = await db
+      .selectFrom('images')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id_categoria', '=', 1)
+      .where('status', '=', 'approved')
+      .executeTakeFirstOrThrow();
+    expect(counted.image_count).toBe(approvedThere.n);
+  });
+
   it('creates, renames and deletes categories with the rules of D6', async () => {
     const created = await asAdmin('POST', '/api/admin/categories', { nome: 'messaggi_viaggio' });
     expect(created.statusCode).toBe(201);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 
 /*
@@ -60,6 +61,23 @@ export function findById(
 ): Promise<TaxonomyRow | undefined> {
   return table(db, taxonomy)
     .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * The row inside a transaction that changes it, kept from other writers until it ends: on
+ * PostgreSQL locked, so an approval's count moving meanwhile waits and is not lost; SQLite's
+ * transactions hold the write lock from their start (BEGIN IMMEDIATE).
+ */
+export function lockById(
+  trx: Executor,
+  dialect: Dialect,
+  taxonomy: Taxonomy,
+  id: number,
+): Promise<TaxonomyRow | undefined> {
+  return table(trx, taxonomy)
+    .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id)
+    .$if(dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
 }
 

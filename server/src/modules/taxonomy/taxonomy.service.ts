@@ -1,3 +1,4 @@
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -46,7 +47,7 @@ export function cleanTagName(value: string): string {
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
 
-export function createTaxonomyService(db: Executor, clock: Clock) {
+export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clock) {
   async function getCategory(id: number): Promise<TaxonomyRow> {
     const row = await repo.findById(db, 'categories', id);
     if (row === undefined) throw notFound(TAXONOMY_MESSAGES.categoryNotFound);
@@ -165,9 +166,10 @@ export function createTaxonomyService(db: Executor, clock: Clock) {
     if (taxonomy === 'categories' && id === UNCATEGORISED_ID) {
       throw badRequest(TAXONOMY_MESSAGES.uncategorisedProtected);
     }
-    const row = await repo.findById(db, taxonomy, id);
-    if (row === undefined) throw notFoundFor(taxonomy);
     return db.transaction().execute(async (trx) => {
+      // Read here, not before: its approved count moves to category 1 below.
+      const row = await repo.lockById(trx, dialect, taxonomy, id);
+      if (row === undefined) throw notFoundFor(taxonomy);
       if (taxonomy === 'categories') {
         const images = await repo.imageIdsInCategory(trx, id);
         await repo.moveImagesToCategory(trx, id, UNCATEGORISED_ID);
