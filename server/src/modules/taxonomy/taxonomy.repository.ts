@@ -54,14 +54,15 @@ export function listPopular(
     .execute();
 }
 
+const byId = (db: Executor, taxonomy: Taxonomy, id: number) =>
+  table(db, taxonomy).where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id);
+
 export function findById(
   db: Executor,
   taxonomy: Taxonomy,
   id: number,
 ): Promise<TaxonomyRow | undefined> {
-  return table(db, taxonomy)
-    .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id)
-    .executeTakeFirst();
+  return byId(db, taxonomy, id).executeTakeFirst();
 }
 
 /**
@@ -75,8 +76,7 @@ export function lockById(
   taxonomy: Taxonomy,
   id: number,
 ): Promise<TaxonomyRow | undefined> {
-  return table(trx, taxonomy)
-    .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), '=', id)
+  return byId(trx, taxonomy, id)
     .$if(dialect === 'postgres', (query) => query.forUpdate())
     .executeTakeFirst();
 }
