@@ -48,8 +48,14 @@ const images = parseSize(values.size, fail);
 const engine = parseEngine(values.engine, fail);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const viewRate = Number(values.views);
-const likeRate = Number(values.likes);
+const rateOf = (option: 'views' | 'likes') => {
+  const rate = Number(values[option]);
+  return Number.isFinite(rate) && rate >= 0
+    ? rate
+    : fail(`--${option} takes a number of requests a second, 0 or more`);
+};
+const viewRate = rateOf('views');
+const likeRate = rateOf('likes');
 
 /** The reads, sharing `connections`: gallery pages and image details, half and half. */
 function runReads(server: ServerHandle, reads: Kind[]): Promise<LoadResult[]> {

@@ -219,7 +219,9 @@ export async function addViewCounts(
   db: Executor,
   counts: ReadonlyMap<number, number>,
 ): Promise<void> {
-  for (const part of chunks([...counts])) {
+  // In id order, as an erasure's recount takes the rows (imagesTouchedBy).
+  const byId = [...counts].sort(([a], [b]) => a - b);
+  for (const part of chunks(byId)) {
     const added = sql.join(
       part.map(([id, n]) => sql`WHEN ${id} THEN ${n}`),
       sql` `,
@@ -266,13 +268,18 @@ export async function recountCounters(db: Executor, ids?: readonly number[]): Pr
   }
 }
 
-/** The images a user reacted to or viewed: their counters change when the user is erased. */
+/**
+ * The images a user reacted to or viewed: their counters change when the user is erased. In id
+ * order, the order in which the recount then locks their rows, as a batch of views does
+ * (addViewCounts): two such writers never wait for each other in a circle.
+ */
 export async function imagesTouchedBy(db: Executor, userId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('interactions')
     .select('id_image')
     .distinct()
     .where('id_utente', '=', userId)
+    .orderBy('id_image')
     .execute();
   return rows.map((row) => row.id_image);
 }

@@ -26,18 +26,23 @@ export function findTargetByFilename(
  * until it ends: the counts of its category and tags follow its status and category, and a
  * decision, an edit or a deletion committed between an earlier read and this transaction
  * would otherwise be counted twice or not at all. SQLite's transactions hold the write lock
- * from their start (BEGIN IMMEDIATE, db/database.ts); PostgreSQL locks the row.
+ * from their start (BEGIN IMMEDIATE, db/database.ts); PostgreSQL locks the row: for a
+ * deletion as a deletion does (FOR UPDATE), otherwise FOR NO KEY UPDATE, which lets the
+ * views and reactions that refer to the image be written meanwhile.
  */
 export function lockTarget(
   trx: Executor,
   dialect: Dialect,
   id: number,
+  purpose: 'change' | 'deletion',
 ): Promise<ModerationTarget | undefined> {
   return trx
     .selectFrom('images')
     .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
     .where('id_image', '=', id)
-    .$if(dialect === 'postgres', (query) => query.forUpdate())
+    .$if(dialect === 'postgres', (query) =>
+      purpose === 'deletion' ? query.forUpdate() : query.forNoKeyUpdate(),
+    )
     .executeTakeFirst();
 }
 

@@ -56,7 +56,7 @@ export function createModerationService(
     const found = await repo.findTargetByFilename(db, filename);
     if (found === undefined) throw notFound(MODERATION_MESSAGES.notFound);
     const image = await db.transaction().execute(async (trx) => {
-      const image = await repo.lockTarget(trx, dialect, found.id_image);
+      const image = await repo.lockTarget(trx, dialect, found.id_image, 'change');
       if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
       const decided = await repo.decide(trx, image.id_image, {
         status: decision,
@@ -98,7 +98,7 @@ export function createModerationService(
       },
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const image = await repo.lockTarget(trx, dialect, id);
+        const image = await repo.lockTarget(trx, dialect, id, 'change');
         if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
         if (changes.titolo_img !== undefined) {
           const title = changes.titolo_img.normalize('NFC').replace(/\s+/gu, ' ').trim();
@@ -116,7 +116,7 @@ export function createModerationService(
     /** D4: the row, its tag links, its interactions and its files. */
     async deleteImage(id: number): Promise<void> {
       const image = await db.transaction().execute(async (trx) => {
-        const image = await repo.lockTarget(trx, dialect, id);
+        const image = await repo.lockTarget(trx, dialect, id, 'deletion');
         if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
         if (image.status === 'approved') {
           await deps.taxonomy.adjustApprovedCounts(trx, id, image.id_categoria, -1);

@@ -230,12 +230,19 @@ export async function imageIdsWithTag(db: Executor, id: number): Promise<number[
 }
 
 /** D6: the images of a deleted category move to category 1. */
-export async function moveImagesToCategory(db: Executor, from: number, to: number): Promise<void> {
-  await db
+/** Moves every image of a category to another; the ids of the images moved. */
+export async function moveImagesToCategory(
+  db: Executor,
+  from: number,
+  to: number,
+): Promise<number[]> {
+  const rows = await db
     .updateTable('images')
     .set({ id_categoria: to })
     .where('id_categoria', '=', from)
+    .returning('id_image')
     .execute();
+  return rows.map((row) => row.id_image);
 }
 
 export async function setImageCategory(db: Executor, imageId: number, categoryId: number) {

@@ -167,16 +167,19 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
       throw badRequest(TAXONOMY_MESSAGES.uncategorisedProtected);
     }
     return db.transaction().execute(async (trx) => {
-      // Read here, not before: its approved count moves to category 1 below.
-      const row = await repo.lockById(trx, dialect, taxonomy, id);
-      if (row === undefined) throw notFoundFor(taxonomy);
       if (taxonomy === 'categories') {
-        const images = await repo.imageIdsInCategory(trx, id);
-        await repo.moveImagesToCategory(trx, id, UNCATEGORISED_ID);
+        // The images first, then the category's row: the order in which an approval, an edit
+        // or a deletion of one of them takes the two (moderation's lockTarget), so that none
+        // waits for another in a circle on PostgreSQL.
+        const images = await repo.moveImagesToCategory(trx, id, UNCATEGORISED_ID);
+        // Read now, locked: what approvals committed before is in the count moved to 1.
+        const row = await repo.lockById(trx, dialect, taxonomy, id);
+        if (row === undefined) throw notFoundFor(taxonomy);
         await repo.adjustCount(trx, 'categories', [UNCATEGORISED_ID], row.image_count);
         await repo.remove(trx, taxonomy, id);
         return images;
       }
+      if ((await repo.findById(trx, taxonomy, id)) === undefined) throw notFoundFor(taxonomy);
       const images = await repo.imageIdsWithTag(trx, id);
       await repo.remove(trx, taxonomy, id);
       return images;

@@ -251,8 +251,8 @@ export function createUsersService(
   /**
    * An administrator's edit of an account (D7): every field but the id; an empty password
    * leaves it unchanged. A new password or a deactivation ends the user's sessions at once.
+   * `refuse()` is thrown when it would leave no active administrator (keepingAnAdmin).
    */
-  /** An administrator's edit; `refuse()` when it would leave no active administrator (D7). */
   async function adminUpdate(
     user: UserRow,
     changes: {
