@@ -229,8 +229,7 @@ export async function imageIdsWithTag(db: Executor, id: number): Promise<number[
   return rows.map((row) => row.id_image);
 }
 
-/** D6: the images of a deleted category move to category 1. */
-/** Moves every image of a category to another; the ids of the images moved. */
+/** D6: the images of a deleted category move to category 1; the ids of the images moved. */
 export async function moveImagesToCategory(
   db: Executor,
   from: number,
