@@ -42,3 +42,19 @@ describe('viewer keys', () => {
     expect(keys.forAddress('2001:db8:1235::1', monday)).not.toBe(key);
   });
 });
+
+describe('viewer keys kept in memory', () => {
+  it('stay the same after many other networks pushed them out', () => {
+    const keys = createViewerKeys('a-secret-long-enough-for-the-test-0123456789');
+    const fresh = createViewerKeys('a-secret-long-enough-for-the-test-0123456789');
+    const day = new Date('2026-11-23T10:00:00Z');
+    const first = keys.forAddress('203.0.113.7', day);
+    // More networks than are kept: the first one's key is made again, identical.
+    for (let n = 0; n < 10_050; n += 1) {
+      keys.forAddress(`10.${String(n >> 8)}.${String(n & 255)}.1`, day);
+    }
+    expect(keys.forAddress('203.0.113.7', day)).toBe(first);
+    expect(keys.forAddress('10.39.66.9', day)).toBe(fresh.forAddress('10.39.66.1', day));
+    expect(keys.previous('203.0.113.7', new Date('2026-11-24T08:00:00Z'))).toBe(first);
+  });
+});
