@@ -62,17 +62,8 @@ export function startViewThread(options: ViewThreadOptions): ViewRecorder {
 
   function start(): Worker {
     const started = spawn({ database: options.database, flushMs: options.flushMs });
-    started.on('message', (reply: ThreadReply) => {
-      if (reply.type === 'log') {
-        log.error({ err: new Error(reply.error), views: reply.views }, reply.message);
-        return;
-      }
-      const call = calls.get(reply.id);
-      if (call === undefined) return;
-      calls.delete(reply.id);
-      if (calls.size === 0) started.unref();
-      if (reply.type === 'done') call.resolve(reply.outcome);
-      else call.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    started.on('message', (replies: ThreadReply[]) => {
+      for (const reply of replies) answer(started, reply);
     });
     started.on('error', (error) => fail(started, error));
     started.on('exit', (code) => {
@@ -86,6 +77,19 @@ export function startViewThread(options: ViewThreadOptions): ViewRecorder {
     });
     started.unref();
     return started;
+  }
+
+  function answer(from: Worker, reply: ThreadReply): void {
+    if (reply.type === 'log') {
+      log.error({ err: new Error(reply.error), views: reply.views }, reply.message);
+      return;
+    }
+    const call = calls.get(reply.id);
+    if (call === undefined) return;
+    calls.delete(reply.id);
+    if (calls.size === 0) from.unref();
+    if (reply.type === 'done') call.resolve(reply.outcome);
+    else call.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
   }
 
   /** From now on the server's own connection records the views; those in flight go there. */

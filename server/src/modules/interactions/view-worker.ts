@@ -15,7 +15,18 @@ const port = parentPort;
 const data = workerData as ViewThreadData;
 const database = openDatabase(data.database, { secondary: true });
 
-const reply = (message: ThreadReply) => port.postMessage(message);
+// Replies go back like the views came: every reply of one turn of this thread's loop together.
+let replies: ThreadReply[] = [];
+const sendReplies = () => {
+  if (replies.length === 0) return;
+  const sent = replies;
+  replies = [];
+  port.postMessage(sent);
+};
+const reply = (message: ThreadReply) => {
+  replies.push(message);
+  if (replies.length === 1) setImmediate(sendReplies);
+};
 
 const log: BufferLog = {
   error(details, message) {
@@ -67,6 +78,8 @@ async function handle(message: ThreadMessage): Promise<void> {
         await database.close();
         return undefined;
       });
+      // The close's own reply goes now: nothing runs after the port closes.
+      sendReplies();
       port.close();
       return;
   }
