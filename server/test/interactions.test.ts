@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { holdImageDeletion } from './helpers/held-deletion.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
@@ -340,6 +341,42 @@ describe('GET /api/images/{id}/download', () => {
       headers: bearer(fan.token),
     });
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('reactions and downloads meeting the image’s deletion', () => {
+  // The deletion is held open longer than the request takes to reach its write.
+  const HOLD_MS = 400;
+
+  it('answer 404 to a like, and the next like of another image counts', async () => {
+    const doomed = (await publishedImage(t.app, owner)).id_image;
+    const other = (await publishedImage(t.app, owner)).id_image;
+    const deletion = await holdImageDeletion(t.config.database, doomed, HOLD_MS);
+    const response = await interact(doomed, 1, fan.token);
+    await deletion.committed;
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Immagine non trovata' });
+    expect((await interact(other, 1, fan.token)).json()).toEqual({ action: 'added' });
+    expect((await summary(other, fan.token)).interactions_count.likes).toBe(1);
+  });
+
+  it('answer 404 to a download, and the next download of another image counts', async () => {
+    const doomed = (await publishedImage(t.app, owner)).id_image;
+    const other = (await publishedImage(t.app, owner)).id_image;
+    const download = (id: number) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/images/${String(id)}/download`,
+        headers: bearer(fan.token),
+      });
+    const deletion = await holdImageDeletion(t.config.database, doomed, HOLD_MS);
+    const response = await download(doomed);
+    await deletion.committed;
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Immagine non trovata' });
+    expect((await download(other)).statusCode).toBe(200);
+    const detail = await t.app.inject({ method: 'GET', url: `/api/images/${String(other)}` });
+    expect(detail.json().downloads_count).toBe(1);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -49,22 +50,40 @@ export function createInteractionsService(
   viewerKeys: ReturnType<typeof createViewerKeys>,
   views: ViewRecorder,
 ) {
+  /**
+   * A reaction's write, checked against the image being deleted meanwhile: the image was found
+   * before the transaction began, and a deletion committed since fails the insert on its
+   * foreign key. That is 'Immagine non trovata' (404), as it would have been a moment later.
+   */
+  async function onExistingImage<T>(imageId: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isForeignKeyViolation(error) && (await repo.reactionTarget(db, imageId)) === undefined) {
+        throw notFound(IMAGE_MESSAGES.notFound);
+      }
+      throw error;
+    }
+  }
+
   /** Like, favourite, sad, dislike, wow: on if off, off if on; the counter follows in the same transaction. */
   async function toggle(imageId: number, user: UserRow, type: number) {
     const key = { id_image: imageId, id_utente: user.id_utente, id_tipo_interazione: type };
     const column = COUNTER_OF[type] ?? 'likes_count';
-    return db.transaction().execute(async (trx) => {
-      if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
-        await repo.adjustCounter(trx, imageId, column, 1);
-        await repo.bumpReactionsVersion(trx, user.id_utente);
-        return 'added' as const;
-      }
-      if (await repo.deleteToggle(trx, key)) {
-        await repo.adjustCounter(trx, imageId, column, -1);
-        await repo.bumpReactionsVersion(trx, user.id_utente);
-      }
-      return 'removed' as const;
-    });
+    return onExistingImage(imageId, () =>
+      db.transaction().execute(async (trx) => {
+        if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
+          await repo.adjustCounter(trx, imageId, column, 1);
+          await repo.bumpReactionsVersion(trx, user.id_utente);
+          return 'added' as const;
+        }
+        if (await repo.deleteToggle(trx, key)) {
+          await repo.adjustCounter(trx, imageId, column, -1);
+          await repo.bumpReactionsVersion(trx, user.id_utente);
+        }
+        return 'removed' as const;
+      }),
+    );
   }
 
   /**
@@ -122,15 +141,17 @@ export function createInteractionsService(
 
     /** Every download counts (D5). */
     async recordDownload(imageId: number, user: UserRow): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await repo.insertInteraction(trx, {
-          id_image: imageId,
-          id_utente: user.id_utente,
-          id_tipo_interazione: INTERACTION.download,
-          created_at: clock.now().toISOString(),
-        });
-        await repo.adjustCounter(trx, imageId, 'downloads_count', 1);
-      });
+      await onExistingImage(imageId, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertInteraction(trx, {
+            id_image: imageId,
+            id_utente: user.id_utente,
+            id_tipo_interazione: INTERACTION.download,
+            created_at: clock.now().toISOString(),
+          });
+          await repo.adjustCounter(trx, imageId, 'downloads_count', 1);
+        }),
+      );
     },
 
     /** GET /images/{id}/interactions: the counts and the viewer's own flags (D5). */

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseConfig } from '../../src/config.js';
+
+/*
+ * Another process deletes an image's row and keeps its transaction open for `holdMs` before it
+ * commits: a request that found the image before then meets the deletion in the middle of its
+ * own write (on SQLite it waits for the write lock, on PostgreSQL for the row's lock). Another
+ * process, since SQLite's wait blocks the test's own thread.
+ */
+const HOLDER = `
+const [kind, target, id, holdMs] = process.argv.slice(1);
+const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
+(async () => {
+  if (kind === 'sqlite') {
+    const db = new (require('better-sqlite3'))(target);
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare('DELETE FROM images WHERE id_image = ?').run(Number(id));
+    process.stdout.write('held\\n');
+    await hold();
+    db.exec('COMMIT');
+    db.close();
+  } else {
+    const client = new (require('pg').Client)({ connectionString: target });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('DELETE FROM images WHERE id_image = $1', [Number(id)]);
+    process.stdout.write('held\\n');
+    await hold();
+    await client.query('COMMIT');
+    await client.end();
+  }
+})().catch((error) => {
+  process.stderr.write(String(error));
+  process.exit(1);
+});
+`;
+
+/** Resolves once the row is deleted, not yet committed; `committed` once it is. */
+export async function holdImageDeletion(
+  database: DatabaseConfig,
+  imageId: number,
+  holdMs: number,
+): Promise<{ committed: Promise<void> }> {
+  const target = database.kind === 'sqlite' ? database.file : database.url;
+  const child = spawn(
+    process.execPath,
+    ['-e', HOLDER, database.kind, target, String(imageId), String(holdMs)],
+    // Where better-sqlite3 and pg resolve from.
+    { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const committed = new Promise<void>((resolve, reject) => {
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the deletion failed: ${errors}`)),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('held')) resolve();
+    });
+    committed.catch(reject);
+  });
+  return { committed };
+}
