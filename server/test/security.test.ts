@@ -80,6 +80,68 @@ describe('rate limits', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
 
+  it('keeps one limit per address whatever Authorization header a login carries', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      // A header the login never checks must not open a fresh limit each time.
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'vittima', password: 'sbagliata' },
+        headers: { authorization: `Bearer inventato${String(i)}` },
+        remoteAddress: '203.0.113.77',
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it('slows down guessing the current password with a stolen session, across its tokens', async () => {
+    const user = await createUser(t.app);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.username, password: user.password },
+      remoteAddress: '203.0.113.78',
+    });
+    const tokens = [user.token, second.json<{ access_token: string }>().access_token];
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/me',
+        payload: { email: 'nuova@example.it', current_password: `tentativo${String(i)}` },
+        // Half the guesses on each token, each from an address of its own.
+        headers: { authorization: `Bearer ${tokens[i % 2] ?? ''}` },
+        remoteAddress: `198.51.100.${String(i)}`,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    // Deleting the own account asks for the password too, and is held to the same pace.
+    const deletions: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/users/me',
+        payload: { password: `tentativo${String(i)}` },
+        headers: { authorization: `Bearer ${tokens[i % 2] ?? ''}` },
+      });
+      deletions.push(response.statusCode);
+    }
+    expect(deletions.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(deletions[10]).toBe(429);
+    // Nothing changed: the e-mail is the one registered, the account still works.
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(me.json()).toMatchObject({ email: user.email });
+  });
+
   it('limits registrations from one address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
@@ -97,6 +159,38 @@ describe('rate limits', () => {
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+});
+
+describe('the NUL character', () => {
+  it('is refused with a clear 400 in a body, a query or a path, nothing stored', async () => {
+    const user = await createUser(t.app);
+    const answers = await Promise.all([
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'ab\u0000c', password: 'qualsiasi1' },
+        remoteAddress: '203.0.113.90',
+      }),
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/users/me',
+        payload: { username: 'nome\u0000nuovo' },
+        headers: { authorization: `Bearer ${user.token}` },
+      }),
+      t.app.inject({ method: 'GET', url: '/api/images?search=muro%00' }),
+      t.app.inject({ method: 'GET', url: '/api/tags/%00' }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toEqual({ detail: 'La richiesta contiene un carattere non ammesso.' });
+    }
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(me.json()).toMatchObject({ username: user.username });
   });
 });
 

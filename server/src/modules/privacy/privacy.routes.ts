@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
+import { RATE_LIMITS } from '../../plugins/security.js';
 import { PASSWORD_MAX_LENGTH } from '../users/users.rules.js';
 
 const DeleteBody = Type.Object(
@@ -47,6 +48,7 @@ export const privacyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.delete(
     '/users/me',
     {
+      config: { rateLimit: RATE_LIMITS.account },
       onRequest: app.guards.user,
       schema: {
         tags: ['privacy'],

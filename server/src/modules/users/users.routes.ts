@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
+import { RATE_LIMITS } from '../../plugins/security.js';
 import { toOwnUser } from './users.presenters.js';
 import { USER_MESSAGES } from './users.rules.js';
 import { OwnUser, UpdateMeBody, UpdateMeResponse } from './users.schemas.js';
@@ -57,6 +58,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.put(
     '/users/me',
     {
+      config: { rateLimit: RATE_LIMITS.account },
       onRequest: app.guards.user,
       schema: {
         tags: ['users'],
