@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
-import { holdImageDeletion } from './helpers/held-deletion.js';
+import { holdDeletion } from './helpers/held-deletion.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
@@ -351,7 +351,7 @@ describe('reactions and downloads meeting the image’s deletion', () => {
   it('answer 404 to a like, and the next like of another image counts', async () => {
     const doomed = (await publishedImage(t.app, owner)).id_image;
     const other = (await publishedImage(t.app, owner)).id_image;
-    const deletion = await holdImageDeletion(t.config.database, doomed, HOLD_MS);
+    const deletion = await holdDeletion(t.config.database, 'images', doomed, HOLD_MS);
     const response = await interact(doomed, 1, fan.token);
     await deletion.committed;
     expect(response.statusCode).toBe(404);
@@ -369,7 +369,7 @@ describe('reactions and downloads meeting the image’s deletion', () => {
         url: `/api/images/${String(id)}/download`,
         headers: bearer(fan.token),
       });
-    const deletion = await holdImageDeletion(t.config.database, doomed, HOLD_MS);
+    const deletion = await holdDeletion(t.config.database, 'images', doomed, HOLD_MS);
     const response = await download(doomed);
     await deletion.committed;
     expect(response.statusCode).toBe(404);

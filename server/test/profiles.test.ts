@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { holdDeletion } from './helpers/held-deletion.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
@@ -116,5 +117,61 @@ describe('follows', () => {
       .where('followed_id', '=', artist.id)
       .execute();
     expect(count).toEqual([]);
+  });
+
+  const setActive = (id: number, active: 0 | 1) =>
+    t.app.ctx.database.db
+      .updateTable('users')
+      .set({ is_active: active })
+      .where('id_utente', '=', id)
+      .execute();
+
+  it('counts only followers whose account is active, and keeps their follow', async () => {
+    const followed = await createUser(t.app);
+    const follower = await createUser(t.app);
+    expect(
+      (await call('POST', `/api/users/${String(followed.id)}/follow`, follower.token)).json(),
+    ).toEqual({ is_following: true, followers_count: 1 });
+    await setActive(follower.id, 0);
+    const profile = await call('GET', `/api/users/${String(followed.id)}/profile`);
+    expect(profile.json()).toMatchObject({ user: { followers_count: 0 } });
+    await setActive(follower.id, 1);
+    expect((await call('GET', `/api/users/${String(followed.id)}/profile`)).json()).toMatchObject({
+      user: { followers_count: 1 },
+    });
+  });
+
+  it('lets a follower leave an account deactivated since, for good', async () => {
+    const followed = await createUser(t.app);
+    const follower = await createUser(t.app);
+    await call('POST', `/api/users/${String(followed.id)}/follow`, follower.token);
+    await setActive(followed.id, 0);
+    const left = await call('DELETE', `/api/users/${String(followed.id)}/unfollow`, follower.token);
+    expect(left.statusCode).toBe(200);
+    expect(left.json()).toEqual({ is_following: false, followers_count: 0 });
+    // Following a deactivated account is still refused, and reactivation brings nothing back.
+    expect(
+      (await call('POST', `/api/users/${String(followed.id)}/follow`, follower.token)).statusCode,
+    ).toBe(404);
+    await setActive(followed.id, 1);
+    expect(
+      (await call('GET', `/api/users/${String(followed.id)}/is-following`, follower.token)).json(),
+    ).toEqual({ is_following: false, followers_count: 0 });
+  });
+
+  it('answers 404 to a follow whose account is deleted while it is written', async () => {
+    const doomed = await createUser(t.app);
+    const follower = await createUser(t.app);
+    const deletion = await holdDeletion(t.config.database, 'users', doomed.id, 400);
+    const response = await call('POST', `/api/users/${String(doomed.id)}/follow`, follower.token);
+    await deletion.committed;
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Utente non trovato' });
+    const rows = await t.app.ctx.database.db
+      .selectFrom('follows')
+      .select('followed_id')
+      .where('follower_id', '=', follower.id)
+      .execute();
+    expect(rows).toEqual([]);
   });
 });

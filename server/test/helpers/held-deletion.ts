@@ -2,14 +2,17 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
 
+/** The rows a test may have deleted under a request, by their id column. */
+const ID_COLUMN = { images: 'id_image', users: 'id_utente' } as const;
+
 /*
- * Another process deletes an image's row and keeps its transaction open for `holdMs` before it
- * commits: a request that found the image before then meets the deletion in the middle of its
- * own write (on SQLite it waits for the write lock, on PostgreSQL for the row's lock). Another
+ * Another process deletes an image's or a user's row and keeps its transaction open for
+ * `holdMs` before it commits: a request that found the row before then meets the deletion in
+ * the middle of its own write (on SQLite it waits for the write lock, on PostgreSQL for the row's lock). Another
  * process, since SQLite's wait blocks the test's own thread.
  */
 const HOLDER = `
-const [kind, target, id, holdMs] = process.argv.slice(1);
+const [kind, target, table, column, id, holdMs] = process.argv.slice(1);
 const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
 (async () => {
   if (kind === 'sqlite') {
@@ -17,7 +20,7 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN IMMEDIATE');
-    db.prepare('DELETE FROM images WHERE id_image = ?').run(Number(id));
+    db.prepare(\`DELETE FROM \${table} WHERE \${column} = ?\`).run(Number(id));
     process.stdout.write('held\\n');
     await hold();
     db.exec('COMMIT');
@@ -26,7 +29,7 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     const client = new (require('pg').Client)({ connectionString: target });
     await client.connect();
     await client.query('BEGIN');
-    await client.query('DELETE FROM images WHERE id_image = $1', [Number(id)]);
+    await client.query(\`DELETE FROM \${table} WHERE \${column} = $1\`, [Number(id)]);
     process.stdout.write('held\\n');
     await hold();
     await client.query('COMMIT');
@@ -39,15 +42,16 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
 `;
 
 /** Resolves once the row is deleted, not yet committed; `committed` once it is. */
-export async function holdImageDeletion(
+export async function holdDeletion(
   database: DatabaseConfig,
-  imageId: number,
+  table: keyof typeof ID_COLUMN,
+  id: number,
   holdMs: number,
 ): Promise<{ committed: Promise<void> }> {
   const target = database.kind === 'sqlite' ? database.file : database.url;
   const child = spawn(
     process.execPath,
-    ['-e', HOLDER, database.kind, target, String(imageId), String(holdMs)],
+    ['-e', HOLDER, database.kind, target, table, ID_COLUMN[table], String(id), String(holdMs)],
     // Where better-sqlite3 and pg resolve from.
     { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
   );

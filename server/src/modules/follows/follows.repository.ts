@@ -31,12 +31,18 @@ export async function isFollowing(db: Executor, followerId: number, followedId: 
   return row !== undefined;
 }
 
-/** Served by follows_by_followed. */
+/**
+ * Served by follows_by_followed. Followers whose account is deactivated or waiting for its
+ * erasure are not counted, as their profiles are not shown (users.service.ts, isUsable).
+ */
 export async function countFollowers(db: Executor, userId: number): Promise<number> {
   const row = await db
-    .selectFrom('follows')
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id_utente', 'f.follower_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('followed_id', '=', userId)
+    .where('f.followed_id', '=', userId)
+    .where('u.is_active', '=', 1)
+    .where('u.deletion_requested_at', 'is', null)
     .executeTakeFirstOrThrow();
   return row.n;
 }

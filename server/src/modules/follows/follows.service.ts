@@ -1,7 +1,9 @@
+import { isForeignKeyViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { USER_MESSAGES } from '../users/users.rules.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repo from './follows.repository.js';
 
@@ -26,13 +28,23 @@ export function createFollowsService(db: Executor, clock: Clock, users: UsersSer
     async follow(follower: UserRow, userId: number) {
       if (follower.id_utente === userId) throw badRequest(FOLLOW_MESSAGES.self);
       await users.getPublic(userId);
-      await repo.follow(db, follower.id_utente, userId, clock.now().toISOString());
+      try {
+        await repo.follow(db, follower.id_utente, userId, clock.now().toISOString());
+      } catch (error) {
+        // The account was deleted after the look above: as if the look had come a moment later.
+        if (isForeignKeyViolation(error)) await users.getPublic(userId);
+        throw error;
+      }
       return state(follower.id_utente, userId);
     },
 
+    /**
+     * Also from an account deactivated or waiting for its erasure since it was followed: a
+     * follow the follower no longer wants must not come back with a reactivation.
+     */
     async unfollow(follower: UserRow, userId: number) {
       if (follower.id_utente === userId) throw badRequest(FOLLOW_MESSAGES.self);
-      await users.getPublic(userId);
+      if ((await users.getById(userId)) === undefined) throw notFound(USER_MESSAGES.notFound);
       await repo.unfollow(db, follower.id_utente, userId);
       return state(follower.id_utente, userId);
     },
