@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
-import { holdDeletion } from './helpers/held-deletion.js';
+import { holdDeletion } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;

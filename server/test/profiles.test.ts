@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
-import { holdDeletion } from './helpers/held-deletion.js';
+import { holdDeletion } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;

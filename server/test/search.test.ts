@@ -21,6 +21,8 @@ import {
   termOf,
 } from '../src/modules/search/search.text.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { TEST_ENGINE } from './helpers/database.js';
+import { holdWrite } from './helpers/held-write.js';
 
 let t: TestApp;
 let search: SearchService;
@@ -126,6 +128,15 @@ async function image(input: ImageInput = {}): Promise<number> {
   }
   if (input.skipIndex !== true) await search.reindexImage(id_image);
   return id_image;
+}
+
+/** A promise and the function that settles it (Promise.withResolvers is Node 22's). */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
 }
 
 async function ids(query: string, order: 'relevance' | 'newest' = 'relevance') {
@@ -498,6 +509,76 @@ describe('search', () => {
     expect(await ids('cancello')).toEqual([]);
     expect(await ids('finestra')).toEqual([id]);
   });
+
+  it('indexes an image approved while its reindex was under way', async () => {
+    const id = await image({ title: 'Zanzibarino fortunato', status: 'pending' });
+    expect(await ids('zanzibarino')).toEqual([]);
+    // The approval, in another connection, commits while a reindex of the image (an OCR
+    // job's, a rename's) runs: the reindex must not remove what the approval wrote.
+    const approval = await holdWrite(
+      t.config.database,
+      "UPDATE images SET status = 'approved', published_at = ? WHERE id_image = ?",
+      [nextTimestamp(), id],
+      400,
+    );
+    await search.reindexImage(id);
+    await approval.committed;
+    expect(await ids('zanzibarino')).toEqual([id]);
+  });
+
+  // PostgreSQL locks each new vocabulary row until the commit; SQLite's writers never overlap.
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'adds new words of two documents written at once, whatever their order',
+    async () => {
+      const words = (prefix: string) =>
+        Array.from(
+          { length: 40 },
+          (_, i) => `${prefix}qzx${String.fromCharCode(97 + (i % 26))}wvk${String(i)}`,
+        );
+      const document = (text: string[]) =>
+        searchDocument({
+          title: null,
+          tags: [],
+          category: null,
+          text: text.join(' '),
+          username: null,
+          alternates: null,
+        });
+      const first = await image({ title: 'Primo', skipIndex: true });
+      const second = await image({ title: 'Secondo', skipIndex: true });
+      // The first writer stops after its first statement that adds words, holding those rows,
+      // while the second adds the same words in the opposite order.
+      const gate = deferred();
+      const atGate = deferred();
+      const inserts = new Set<unknown>();
+      let seen = 0;
+      const pausing = db().withPlugin({
+        transformQuery(args) {
+          if (args.node.kind === 'InsertQueryNode') inserts.add(args.queryId);
+          return args.node;
+        },
+        async transformResult(args) {
+          if (inserts.has(args.queryId) && ++seen === 1) {
+            atGate.resolve();
+            await gate.promise;
+          }
+          return args.result;
+        },
+      });
+      const writeWith = (executor: typeof pausing, id: number, text: string[]) =>
+        executor
+          .transaction()
+          .execute((trx) =>
+            createSearchRepository(trx, dialect()).upsertImageDocument(id, document(text)),
+          );
+      const one = writeWith(pausing, first, [...words('f'), ...words('g')]);
+      await atGate.promise;
+      const two = writeWith(db(), second, [...words('g'), ...words('f')]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      gate.resolve();
+      await expect(Promise.all([one, two])).resolves.toBeDefined();
+    },
+  );
 
   it('follows category, tag and username renames', async () => {
     const category = await insertCategory('poesia_urbana');

@@ -233,6 +233,9 @@ function estimatedImages({ images, newest, spacing }: TermCount, driveBelow: num
 
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
+/** Code-unit order: any one total order will do, as long as every writer uses it. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export function createSearchRepository(
   db: Executor,
   dialect: Dialect,
@@ -459,9 +462,15 @@ export function createSearchRepository(
         .execute();
       for (const row of rows) known.add(`${row.form} ${row.term}`);
     }
+    // In one order for every writer: PostgreSQL locks each new row until the commit, and two
+    // documents adding the same new words in opposite orders deadlocked.
     const rows = forms
       .filter(({ form, term }) => !known.has(`${form} ${term}`))
-      .flatMap(({ form, term }) => deletionKeys(form).map((variant) => ({ variant, form, term })));
+      .flatMap(({ form, term }) => deletionKeys(form).map((variant) => ({ variant, form, term })))
+      .sort(
+        (a, b) =>
+          compare(a.variant, b.variant) || compare(a.form, b.form) || compare(a.term, b.term),
+      );
     for (const batch of chunks(rows, 300)) {
       await db
         .insertInto('search_vocabulary')
@@ -494,6 +503,19 @@ export function createSearchRepository(
         INSERT OR REPLACE INTO image_search (rowid, title, tags, body, author)
         VALUES (CAST(${id_image} AS INTEGER), ${document.title}, ${document.tags},
           ${document.body}, ${document.author})
+      `.execute(db);
+    },
+
+    /**
+     * Holds these images' rows until the transaction ends, in id order (PostgreSQL; SQLite's
+     * write transaction already excludes every other writer). FOR SHARE waits for an
+     * approval, edit or deletion in flight (moderation's row lock) and keeps new ones waiting.
+     */
+    async lockImages(ids: readonly number[]): Promise<void> {
+      if (!postgres || ids.length === 0) return;
+      await sql`
+        SELECT id_image FROM images WHERE id_image IN (${sql.join(ids)})
+        ORDER BY id_image FOR SHARE
       `.execute(db);
     },
 

@@ -60,6 +60,7 @@ import {
   type SearchOrder,
   type SearchPage,
   type SearchQuery,
+  type SearchRepository,
   type SearchRepositoryOptions,
   type StrictPage,
 } from './search.repository.js';
@@ -102,12 +103,12 @@ export function createSearchService(
   const repo = createSearchRepository(db, dialect, options);
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
 
-  async function index(source: ImageSearchSource): Promise<void> {
+  async function index(writer: SearchRepository, source: ImageSearchSource): Promise<void> {
     if (source.status !== 'approved') {
-      await repo.removeImageDocument(source.id_image);
+      await writer.removeImageDocument(source.id_image);
       return;
     }
-    await repo.upsertImageDocument(
+    await writer.upsertImageDocument(
       source.id_image,
       searchDocument({
         title: source.titolo_img,
@@ -120,17 +121,36 @@ export function createSearchService(
     );
   }
 
-  /** Rebuilds the documents of these images; ids that are gone or not approved are removed. */
+  async function reindexBatch(writer: SearchRepository, batch: readonly number[]): Promise<void> {
+    const sources = await writer.loadSources(batch);
+    const found = new Set(sources.map((source) => source.id_image));
+    for (const source of sources) await index(writer, source);
+    for (const id of batch) {
+      if (!found.has(id)) await writer.removeImageDocument(id);
+    }
+  }
+
+  /**
+   * Rebuilds the documents of these images; ids that are gone or not approved are removed.
+   * Each batch is read and written in one transaction with its images' rows locked, in id
+   * order: an approval, edit or deletion of one of them either committed before the read or
+   * waits for the write. Read outside one, a reindex that saw an image still pending removed
+   * the document its approval had written since, and the approved image could not be found.
+   * Inside a caller's transaction (moderation, which holds the image's row) it runs there.
+   */
   async function reindexImages(ids: readonly number[]): Promise<void> {
-    const unique = [...new Set(ids)];
+    const unique = [...new Set(ids)].sort((a, b) => a - b);
     for (let start = 0; start < unique.length; start += REINDEX_BATCH) {
       const batch = unique.slice(start, start + REINDEX_BATCH);
-      const sources = await repo.loadSources(batch);
-      const found = new Set(sources.map((source) => source.id_image));
-      for (const source of sources) await index(source);
-      for (const id of batch) {
-        if (!found.has(id)) await repo.removeImageDocument(id);
+      if (db.isTransaction) {
+        await reindexBatch(repo, batch);
+        continue;
       }
+      await db.transaction().execute(async (trx) => {
+        const writer = createSearchRepository(trx, dialect, options);
+        await writer.lockImages(batch);
+        await reindexBatch(writer, batch);
+      });
     }
   }
 

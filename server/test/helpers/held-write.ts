@@ -2,17 +2,15 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
 
-/** The rows a test may have deleted under a request, by their id column. */
-const ID_COLUMN = { images: 'id_image', users: 'id_utente' } as const;
-
 /*
- * Another process deletes an image's or a user's row and keeps its transaction open for
- * `holdMs` before it commits: a request that found the row before then meets the deletion in
- * the middle of its own write (on SQLite it waits for the write lock, on PostgreSQL for the row's lock). Another
- * process, since SQLite's wait blocks the test's own thread.
+ * Another process writes (deletes a row, approves an image) and keeps its transaction open for
+ * `holdMs` before it commits: a request or job that read the row before then meets the write in
+ * the middle of its own work (on SQLite it waits for the write lock, on PostgreSQL for the
+ * row's lock). Another process, since SQLite's wait blocks the test's own thread.
  */
 const HOLDER = `
-const [kind, target, table, column, id, holdMs] = process.argv.slice(1);
+const [kind, target, statement, params, holdMs] = process.argv.slice(1);
+const values = JSON.parse(params);
 const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
 (async () => {
   if (kind === 'sqlite') {
@@ -20,7 +18,7 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN IMMEDIATE');
-    db.prepare(\`DELETE FROM \${table} WHERE \${column} = ?\`).run(Number(id));
+    db.prepare(statement).run(...values);
     process.stdout.write('held\\n');
     await hold();
     db.exec('COMMIT');
@@ -29,7 +27,8 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     const client = new (require('pg').Client)({ connectionString: target });
     await client.connect();
     await client.query('BEGIN');
-    await client.query(\`DELETE FROM \${table} WHERE \${column} = $1\`, [Number(id)]);
+    let n = 0;
+    await client.query(statement.replace(/\\?/g, () => '$' + String(++n)), values);
     process.stdout.write('held\\n');
     await hold();
     await client.query('COMMIT');
@@ -41,17 +40,20 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
 });
 `;
 
-/** Resolves once the row is deleted, not yet committed; `committed` once it is. */
-export async function holdDeletion(
+/**
+ * Runs `statement` (one write, `?` for each of `params`) in a transaction of another process.
+ * Resolves once it has run, not yet committed; `committed` once it is.
+ */
+export async function holdWrite(
   database: DatabaseConfig,
-  table: keyof typeof ID_COLUMN,
-  id: number,
+  statement: string,
+  params: ReadonlyArray<string | number>,
   holdMs: number,
 ): Promise<{ committed: Promise<void> }> {
   const target = database.kind === 'sqlite' ? database.file : database.url;
   const child = spawn(
     process.execPath,
-    ['-e', HOLDER, database.kind, target, table, ID_COLUMN[table], String(id), String(holdMs)],
+    ['-e', HOLDER, database.kind, target, statement, JSON.stringify(params), String(holdMs)],
     // Where better-sqlite3 and pg resolve from.
     { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -59,7 +61,7 @@ export async function holdDeletion(
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const committed = new Promise<void>((resolve, reject) => {
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`the deletion failed: ${errors}`)),
+      code === 0 ? resolve() : reject(new Error(`the held write failed: ${errors}`)),
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -69,4 +71,17 @@ export async function holdDeletion(
     committed.catch(reject);
   });
   return { committed };
+}
+
+/** The rows a test may have deleted under a request, by their id column. */
+const ID_COLUMN = { images: 'id_image', users: 'id_utente' } as const;
+
+/** Deletes the row with this id in another process's transaction, held open `holdMs`. */
+export function holdDeletion(
+  database: DatabaseConfig,
+  table: keyof typeof ID_COLUMN,
+  id: number,
+  holdMs: number,
+): Promise<{ committed: Promise<void> }> {
+  return holdWrite(database, `DELETE FROM ${table} WHERE ${ID_COLUMN[table]} = ?`, [id], holdMs);
 }
