@@ -65,6 +65,14 @@ describe('galleries', () => {
   it('pages with skip and limit, clamps big limits and refuses bad ones', async () => {
     expect(titles((await get('/api/images?skip=1&limit=1')).json())).toEqual(['Forza Roma']);
     expect((await get('/api/images?limit=100000')).statusCode).toBe(200);
+    // D2: larger values are clamped, however large, on every list that takes a limit.
+    for (const url of [
+      '/api/images?limit=1000001',
+      '/api/search?query=roma&limit=1000001',
+      '/api/categories/popular?limit=1001',
+    ]) {
+      expect((await get(url)).statusCode, url).toBe(200);
+    }
     for (const query of ['skip=-1', 'limit=0', 'limit=abc', 'skip=1e3x', 'limit=-5']) {
       const response = await get(`/api/images?${query}`);
       expect(response.statusCode, query).toBe(400);

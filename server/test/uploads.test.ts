@@ -93,6 +93,24 @@ describe('POST /api/images/export', () => {
     expect(mine.placeholder).toMatch(/^[A-Za-z0-9+/=]+$/);
   });
 
+  it('cuts a long tag at 50 whole characters, never through an emoji', async () => {
+    const long = `${'a'.repeat(49)}😀bbb`;
+    const response = await postUpload(t.app, user.token, [
+      filePart(await jpegBytes()),
+      { name: 'tags', value: JSON.stringify([long]) },
+    ]);
+    expect(response.statusCode).toBe(201);
+    const own = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/images',
+      headers: bearer(user.token),
+    });
+    const mine = own
+      .json()
+      .images.find((image: { id_image: number }) => image.id_image === response.json().id_image);
+    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(49)}😀`]);
+  });
+
   it('strips every piece of metadata, GPS included, and applies the orientation', async () => {
     const bytes = await jpegBytes({
       width: 80,

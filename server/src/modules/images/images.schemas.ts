@@ -10,7 +10,8 @@ export function pageQuery(defaultLimit: number) {
       Type.Integer({ title: 'skip', minimum: 0, maximum: 10_000_000, default: 0 }),
     ),
     limit: Type.Optional(
-      Type.Integer({ title: 'limit', minimum: 1, maximum: 1_000_000, default: defaultLimit }),
+      // No maximum: a larger page is cut to the route's largest (D2), not refused.
+      Type.Integer({ title: 'limit', minimum: 1, default: defaultLimit }),
     ),
   });
 }

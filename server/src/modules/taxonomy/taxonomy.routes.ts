@@ -21,7 +21,8 @@ const Tag = Type.Object({
 
 const PopularQuery = Type.Object({
   // SPEC §9: 10 for the menu, 20 on home, 50 for the category strip.
-  limit: Type.Optional(Type.Integer({ title: 'limit', minimum: 1, maximum: 1000, default: 10 })),
+  // No maximum: a larger list is cut to 50 below (D2), not refused.
+  limit: Type.Optional(Type.Integer({ title: 'limit', minimum: 1, default: 10 })),
 });
 
 /** D13: lists are JSON arrays; single items are the object itself. */

@@ -37,12 +37,10 @@ export const toTag = (row: TaxonomyRow) => ({
 
 /** A tag name as people type it: '#Roma ' and 'roma' are the same tag. */
 export function cleanTagName(value: string): string {
-  return value
-    .normalize('NFC')
-    .replace(/^#+/u, '')
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .slice(0, TAG_NAME_MAX_LENGTH);
+  const name = value.normalize('NFC').replace(/^#+/u, '').replace(/\s+/gu, ' ').trim();
+  // Cut by whole characters: a cut through an emoji's two halves kept half of it, which each
+  // engine stored differently.
+  return Array.from(name).slice(0, TAG_NAME_MAX_LENGTH).join('').trimEnd();
 }
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
