@@ -2,6 +2,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, TEST_JWT_SECRET, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login } from './helpers/factories.js';
+import { holdWrite } from './helpers/held-write.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -417,6 +418,49 @@ describe('GET and PUT /api/users/me', () => {
     expect((await me(fresh)).statusCode).toBe(200);
     expect((await login(t.app, user.username, user.password)).statusCode).toBe(401);
     expect((await login(t.app, user.username, 'nuova-password-lunga')).statusCode).toBe(200);
+  });
+
+  it('lets a password set meanwhile by an administrator win over the session’s own change', async () => {
+    const user = await createUser(t.app);
+    // The administrator's reset (a new password, every session ended) commits while the
+    // user's own change, made with the session it ends, is on its way.
+    const reset = await holdWrite(
+      t.config.database,
+      "UPDATE users SET password_hash = 'reimpostata', token_version = token_version + 1 WHERE id_utente = ?",
+      [user.id],
+      1000,
+    );
+    const own = await put(user.token, {
+      password: 'nuova-password-lunga',
+      current_password: user.password,
+    });
+    await reset.committed;
+    expect(own.statusCode).toBe(401);
+    expect(own.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    expect((await me(user.token)).statusCode).toBe(401);
+    expect((await login(t.app, user.username, 'nuova-password-lunga')).statusCode).toBe(401);
+  });
+
+  it('writes only what the user changed, not over an edit made meanwhile', async () => {
+    const user = await createUser(t.app);
+    const rename = await holdWrite(
+      t.config.database,
+      'UPDATE users SET username = ?, username_key = ? WHERE id_utente = ?',
+      [`${user.username}nuovo`, `${user.username}nuovo`.toLowerCase(), user.id],
+      1000,
+    );
+    const own = await put(user.token, {
+      email: `altra-${user.email}`,
+      current_password: user.password,
+    });
+    await rename.committed;
+    expect(own.statusCode).toBe(200);
+    expect((await me(user.token)).json()).toMatchObject({
+      username: `${user.username}nuovo`,
+      email: `altra-${user.email}`,
+    });
   });
 
   it('ignores attempts to set the administrator or active flags', async () => {

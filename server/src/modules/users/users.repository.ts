@@ -42,13 +42,28 @@ export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateUser(db: Executor, id: number, changes: UserUpdate): Promise<UserRow> {
-  return db
+/**
+ * Writes `changes`; `endSessions` moves the token version on in the statement itself, so two
+ * edits at once never end up on the same version. With `ifVersion`, only while the account's
+ * token version is still that one (undefined when it moved on meanwhile).
+ */
+export function updateUser(
+  db: Executor,
+  id: number,
+  changes: Omit<UserUpdate, 'token_version'>,
+  options: { endSessions: boolean; ifVersion?: number },
+): Promise<UserRow | undefined> {
+  let query = db
     .updateTable('users')
-    .set(changes)
-    .where('id_utente', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .set((eb) => ({
+      ...changes,
+      ...(options.endSessions ? { token_version: eb('token_version', '+', 1) } : {}),
+    }))
+    .where('id_utente', '=', id);
+  if (options.ifVersion !== undefined) {
+    query = query.where('token_version', '=', options.ifVersion);
+  }
+  return query.returningAll().executeTakeFirst();
 }
 
 export async function hasActiveSuperuser(db: Executor): Promise<boolean> {

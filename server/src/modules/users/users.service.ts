@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, MESSAGES, notFound, unauthorized } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
@@ -92,20 +92,27 @@ export function createUsersService(
     { cache: false, maxBatchSize: CURRENT_BATCH, batchScheduleFn: (run) => setImmediate(run) },
   );
 
-  /** Stores an edit of the account, and tells onRenamed when the username changed. */
-  async function writeEdit(tx: Executor, user: UserRow, update: UserUpdate): Promise<UserRow> {
+  /** Writes an edit; a 404 when the account is gone, a 401 when `ifVersion` no longer holds. */
+  async function writeEdit(
+    tx: Executor,
+    user: UserRow,
+    update: Omit<UserUpdate, 'token_version'>,
+    options: { endSessions: boolean; ifVersion?: number },
+  ): Promise<UserRow> {
+    let updated: UserRow | undefined;
     try {
-      return await repo.updateUser(tx, user.id_utente, update);
+      updated = await repo.updateUser(tx, user.id_utente, update, options);
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest(USER_MESSAGES.taken);
       throw error;
     }
-  }
-
-  async function storeEdit(user: UserRow, update: UserUpdate): Promise<UserRow> {
-    const updated = await writeEdit(db, user, update);
-    if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
-    return updated;
+    if (updated !== undefined) return updated;
+    if (options.ifVersion !== undefined && (await repo.findUserById(tx, user.id_utente))) {
+      // The session this edit came with ended meanwhile (a password set by an administrator,
+      // a deactivation): it no longer speaks for the account.
+      throw unauthorized(MESSAGES.invalidToken);
+    }
+    throw notFound(USER_MESSAGES.notFound);
   }
 
   /**
@@ -186,19 +193,21 @@ export function createUsersService(
       throw badRequest(USER_MESSAGES.taken);
     }
 
-    const update: UserUpdate = {
-      username,
-      username_key: foldKey(username),
-      email,
-      email_key: foldKey(email),
+    // Only what the user changed: an administrator's edit made meanwhile is not written over.
+    const update: Omit<UserUpdate, 'token_version'> = {
+      ...(username === user.username ? {} : { username, username_key: foldKey(username) }),
+      ...(email === user.email ? {} : { email, email_key: foldKey(email) }),
       updated_at: timestamp(),
+      ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
     };
-    if (newPassword !== undefined) {
-      update.password_hash = await hashPassword(newPassword);
+    // Checked against the version the request's session was read with: a password set or a
+    // deactivation by an administrator since then wins, and this session has ended.
+    const updated = await writeEdit(db, user, update, {
       // Every session opened with the old password ends (tokens carry the version).
-      update.token_version = user.token_version + 1;
-    }
-    const updated = await storeEdit(user, update);
+      endSessions: newPassword !== undefined,
+      ifVersion: user.token_version,
+    });
+    if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
     return { user: updated, passwordChanged: newPassword !== undefined };
   }
 
@@ -274,7 +283,7 @@ export function createUsersService(
       throw badRequest(USER_MESSAGES.taken);
     }
     const endSessions = newPassword !== undefined || (user.is_active === 1 && !changes.isActive);
-    const update: UserUpdate = {
+    const update: Omit<UserUpdate, 'token_version'> = {
       username,
       username_key: foldKey(username),
       email,
@@ -282,14 +291,13 @@ export function createUsersService(
       is_active: changes.isActive ? 1 : 0,
       is_superuser: changes.isSuperuser ? 1 : 0,
       updated_at: timestamp(),
-      ...(endSessions ? { token_version: user.token_version + 1 } : {}),
       ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
     };
     const updated = await keepingAnAdmin(
       user,
       !changes.isActive || !changes.isSuperuser,
       refuse,
-      (trx) => writeEdit(trx, user, update),
+      (trx) => writeEdit(trx, user, update, { endSessions }),
     );
     if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
     return updated;
