@@ -22,8 +22,12 @@ app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) =>
   return reply.type('application/json; charset=utf-8').send(captured);
 });
 // The cheapest answer a POST can have through the same hooks and headers: the floor under which
-// no write route can go on this machine (bench:writes compares a view with it).
-app.post('/api/bench/noop', { schema: { hide: true } }, () => ({ action: 'exists' }));
+// no write route can go on this machine (bench:writes compares a view with it, and streams it
+// beside the reads as a control). It keeps the public lists, as a view does: any other POST
+// empties them (plugins/public-cache.ts).
+app.post('/api/bench/noop', { schema: { hide: true }, config: { keepsPublicCache: true } }, () => ({
+  action: 'exists',
+}));
 // The server's own view of its memory, so a soak can tell the JavaScript heap from native
 // memory (libvips, SQLite, the allocator) when RSS grows.
 // With ?gc=1 a full collection runs first (the bench starts this server with --expose-gc), so
