@@ -192,6 +192,29 @@ describe('the NUL character', () => {
     });
     expect(me.json()).toMatchObject({ username: user.username });
   });
+
+  it('is refused in an upload form’s fields and tags, nothing stored', async () => {
+    const user = await createUser(t.app);
+    for (const field of [
+      { name: 'description', value: 'muro\u0000rosso' },
+      { name: 'tags', value: JSON.stringify(['ro\u0000ma']) },
+    ]) {
+      const response = await postUpload(t.app, user.token, [
+        { name: 'file', value: await jpegBytes(), filename: 'x.jpg', contentType: 'image/jpeg' },
+        field,
+      ]);
+      expect(response.statusCode, field.name).toBe(400);
+      expect(response.json()).toEqual({
+        detail: 'La richiesta contiene un carattere non ammesso.',
+      });
+    }
+    const stored = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select('id_image')
+      .where('id_utente', '=', user.id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
 });
 
 describe('uploads', () => {

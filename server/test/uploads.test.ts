@@ -94,7 +94,8 @@ describe('POST /api/images/export', () => {
   });
 
   it('cuts a long tag at 50 whole characters, never through an emoji', async () => {
-    const long = `${'a'.repeat(49)}😀bbb`;
+    // A family emoji (five code points joined) that would cross the 50th: left out whole.
+    const long = `${'a'.repeat(48)}😀👨‍👩‍👧bbb`;
     const response = await postUpload(t.app, user.token, [
       filePart(await jpegBytes()),
       { name: 'tags', value: JSON.stringify([long]) },
@@ -108,7 +109,7 @@ describe('POST /api/images/export', () => {
     const mine = own
       .json()
       .images.find((image: { id_image: number }) => image.id_image === response.json().id_image);
-    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(49)}😀`]);
+    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(48)}😀`]);
   });
 
   it('strips every piece of metadata, GPS included, and applies the orientation', async () => {

@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { USER_MESSAGES } from '../users/users.rules.js';
-import type { UsersService } from '../users/users.service.js';
+import { isUsable, type UsersService } from '../users/users.service.js';
 import * as repo from './follows.repository.js';
 
 export const FOLLOW_MESSAGES = { self: 'Non puoi seguire te stesso.' } as const;
@@ -39,13 +39,16 @@ export function createFollowsService(db: Executor, clock: Clock, users: UsersSer
     },
 
     /**
-     * Also from an account deactivated or waiting for its erasure since it was followed: a
-     * follow the follower no longer wants must not come back with a reactivation.
+     * From an account deactivated or waiting for its erasure since, the follow is removed too
+     * (it must not come back with a reactivation), but the answer is the 404 of an unknown
+     * account: a hidden account shows nothing, not even that it exists.
      */
     async unfollow(follower: UserRow, userId: number) {
       if (follower.id_utente === userId) throw badRequest(FOLLOW_MESSAGES.self);
-      if ((await users.getById(userId)) === undefined) throw notFound(USER_MESSAGES.notFound);
+      const followed = await users.getById(userId);
+      if (followed === undefined) throw notFound(USER_MESSAGES.notFound);
       await repo.unfollow(db, follower.id_utente, userId);
+      if (!isUsable(followed)) throw notFound(USER_MESSAGES.notFound);
       return state(follower.id_utente, userId);
     },
   };

@@ -38,10 +38,20 @@ export const toTag = (row: TaxonomyRow) => ({
 /** A tag name as people type it: '#Roma ' and 'roma' are the same tag. */
 export function cleanTagName(value: string): string {
   const name = value.normalize('NFC').replace(/^#+/u, '').replace(/\s+/gu, ' ').trim();
-  // Cut by whole characters: a cut through an emoji's two halves kept half of it, which each
-  // engine stored differently.
-  return Array.from(name).slice(0, TAG_NAME_MAX_LENGTH).join('').trimEnd();
+  // Cut between whole characters as a reader sees them (a flag, an emoji with its skin tone
+  // or joined parts), within the length counted in code points as the database does: a cut
+  // through an emoji's two halves kept half of it, which each engine stored differently.
+  let kept = '';
+  let length = 0;
+  for (const { segment } of GRAPHEMES.segment(name)) {
+    length += Array.from(segment).length;
+    if (length > TAG_NAME_MAX_LENGTH) break;
+    kept += segment;
+  }
+  return kept.trimEnd();
 }
+
+const GRAPHEMES = new Intl.Segmenter('it', { granularity: 'grapheme' });
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
 
