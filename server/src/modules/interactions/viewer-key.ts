@@ -12,12 +12,13 @@ import { isIPv4, isIPv6 } from 'node:net';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Each address's keys, kept for the day they belong to: an anonymous view needs two (today's
+ * Each network's keys, kept for the day they belong to: an anonymous view needs two (today's
  * and yesterday's), and two HMACs were a third of a view's time on the event loop (issue 8,
  * goal 5), while a visitor views many images from one address. Held in memory only, by the
- * network the key is made from (never the full address), and dropped oldest first.
+ * network the key is made from (never the full address); only today's and yesterday's are
+ * kept, at most this many networks each, the oldest dropped first.
  */
-const KEYS_KEPT = 10_000;
+const NETWORKS_KEPT = 10_000;
 
 export function createViewerKeys(secret: string) {
   const key = createHmac('sha256', secret).update('muri-parlanti:views').digest();
@@ -36,21 +37,31 @@ export function createViewerKeys(secret: string) {
     return salt;
   };
 
-  const kept = new Map<string, string>();
+  // Per day, each network's key; a day older than the day before the newest asked is dropped.
+  const days = new Map<number, Map<string, string>>();
+  const keysOf = (day: number): Map<string, string> => {
+    let kept = days.get(day);
+    if (kept === undefined) {
+      kept = new Map();
+      days.set(day, kept);
+      for (const known of days.keys()) if (known < day - 1) days.delete(known);
+    }
+    return kept;
+  };
   const keyOn = (ip: string, day: number): string => {
     const network = truncateIp(ip);
-    const name = `${String(day)} ${network}`;
-    let viewerKey = kept.get(name);
+    const kept = keysOf(day);
+    let viewerKey = kept.get(network);
     if (viewerKey === undefined) {
       viewerKey = `a:${createHmac('sha256', saltOf(day))
         .update(network)
         .digest('base64url')
         .slice(0, 32)}`;
-      if (kept.size >= KEYS_KEPT) {
+      if (kept.size >= NETWORKS_KEPT) {
         const oldest = kept.keys().next().value;
         if (oldest !== undefined) kept.delete(oldest);
       }
-      kept.set(name, viewerKey);
+      kept.set(network, viewerKey);
     }
     return viewerKey;
   };
