@@ -426,8 +426,12 @@ describe('GET and PUT /api/users/me', () => {
     // user's own change, made with the session it ends, is on its way.
     const reset = await holdWrite(
       t.config.database,
-      "UPDATE users SET password_hash = 'reimpostata', token_version = token_version + 1 WHERE id_utente = ?",
-      [user.id],
+      [
+        [
+          "UPDATE users SET password_hash = 'reimpostata', token_version = token_version + 1 WHERE id_utente = ?",
+          [user.id],
+        ],
+      ],
       1000,
     );
     const own = await put(user.token, {
@@ -447,8 +451,12 @@ describe('GET and PUT /api/users/me', () => {
     const user = await createUser(t.app);
     const rename = await holdWrite(
       t.config.database,
-      'UPDATE users SET username = ?, username_key = ? WHERE id_utente = ?',
-      [`${user.username}nuovo`, `${user.username}nuovo`.toLowerCase(), user.id],
+      [
+        [
+          'UPDATE users SET username = ?, username_key = ? WHERE id_utente = ?',
+          [`${user.username}nuovo`, `${user.username}nuovo`.toLowerCase(), user.id],
+        ],
+      ],
       1000,
     );
     const own = await put(user.token, {

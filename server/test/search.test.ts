@@ -21,6 +21,7 @@ import {
   termOf,
 } from '../src/modules/search/search.text.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { IMAGE_DOCUMENT_LOCK } from '../src/db/locks.js';
 import { TEST_ENGINE } from './helpers/database.js';
 import { holdWrite } from './helpers/held-write.js';
 
@@ -137,6 +138,31 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
     resolve = settle;
   });
   return { promise, resolve };
+}
+
+/**
+ * The database, but the first INSERT made through it waits, once done, until `gate` is
+ * resolved; `atGate` resolves when it is there.
+ */
+function pausingAfterFirstInsert() {
+  const gate = deferred();
+  const atGate = deferred();
+  const inserts = new Set<unknown>();
+  let seen = 0;
+  const pausing = db().withPlugin({
+    transformQuery(args) {
+      if (args.node.kind === 'InsertQueryNode') inserts.add(args.queryId);
+      return args.node;
+    },
+    async transformResult(args) {
+      if (inserts.has(args.queryId) && ++seen === 1) {
+        atGate.resolve();
+        await gate.promise;
+      }
+      return args.result;
+    },
+  });
+  return { pausing, atGate, gate };
 }
 
 async function ids(query: string, order: 'relevance' | 'newest' = 'relevance') {
@@ -515,10 +541,18 @@ describe('search', () => {
     expect(await ids('zanzibarino')).toEqual([]);
     // The approval, in another connection, commits while a reindex of the image (an OCR
     // job's, a rename's) runs: the reindex must not remove what the approval wrote.
+    // As moderation does, the image's document lock first (db/locks.ts).
     const approval = await holdWrite(
       t.config.database,
-      "UPDATE images SET status = 'approved', published_at = ? WHERE id_image = ?",
-      [nextTimestamp(), id],
+      [
+        ...(TEST_ENGINE === 'postgres'
+          ? ([[`SELECT pg_advisory_xact_lock(${String(IMAGE_DOCUMENT_LOCK)}, ?)`, [id]]] as const)
+          : []),
+        [
+          "UPDATE images SET status = 'approved', published_at = ? WHERE id_image = ?",
+          [nextTimestamp(), id],
+        ],
+      ],
       400,
     );
     await search.reindexImage(id);
@@ -548,23 +582,7 @@ describe('search', () => {
       const second = await image({ title: 'Secondo', skipIndex: true });
       // The first writer stops after its first statement that adds words, holding those rows,
       // while the second adds the same words in the opposite order.
-      const gate = deferred();
-      const atGate = deferred();
-      const inserts = new Set<unknown>();
-      let seen = 0;
-      const pausing = db().withPlugin({
-        transformQuery(args) {
-          if (args.node.kind === 'InsertQueryNode') inserts.add(args.queryId);
-          return args.node;
-        },
-        async transformResult(args) {
-          if (inserts.has(args.queryId) && ++seen === 1) {
-            atGate.resolve();
-            await gate.promise;
-          }
-          return args.result;
-        },
-      });
+      const { pausing, atGate, gate } = pausingAfterFirstInsert();
       const writeWith = (executor: typeof pausing, id: number, text: string[]) =>
         executor
           .transaction()

@@ -9,8 +9,8 @@ import type { DatabaseConfig } from '../../src/config.js';
  * row's lock). Another process, since SQLite's wait blocks the test's own thread.
  */
 const HOLDER = `
-const [kind, target, statement, params, holdMs] = process.argv.slice(1);
-const values = JSON.parse(params);
+const [kind, target, writes, holdMs] = process.argv.slice(1);
+const statements = JSON.parse(writes);
 const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
 (async () => {
   if (kind === 'sqlite') {
@@ -18,7 +18,7 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.exec('BEGIN IMMEDIATE');
-    db.prepare(statement).run(...values);
+    for (const [statement, values] of statements) db.prepare(statement).run(...values);
     process.stdout.write('held\\n');
     await hold();
     db.exec('COMMIT');
@@ -27,8 +27,10 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     const client = new (require('pg').Client)({ connectionString: target });
     await client.connect();
     await client.query('BEGIN');
-    let n = 0;
-    await client.query(statement.replace(/\\?/g, () => '$' + String(++n)), values);
+    for (const [statement, values] of statements) {
+      let n = 0;
+      await client.query(statement.replace(/\\?/g, () => '$' + String(++n)), values);
+    }
     process.stdout.write('held\\n');
     await hold();
     await client.query('COMMIT');
@@ -40,20 +42,22 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
 });
 `;
 
+/** One statement, `?` for each of its parameters. */
+export type HeldStatement = readonly [sql: string, params: ReadonlyArray<string | number>];
+
 /**
- * Runs `statement` (one write, `?` for each of `params`) in a transaction of another process.
- * Resolves once it has run, not yet committed; `committed` once it is.
+ * Runs `statements` in a transaction of another process. Resolves once they have run, not yet
+ * committed; `committed` once it is.
  */
 export async function holdWrite(
   database: DatabaseConfig,
-  statement: string,
-  params: ReadonlyArray<string | number>,
+  statements: readonly HeldStatement[],
   holdMs: number,
 ): Promise<{ committed: Promise<void> }> {
   const target = database.kind === 'sqlite' ? database.file : database.url;
   const child = spawn(
     process.execPath,
-    ['-e', HOLDER, database.kind, target, statement, JSON.stringify(params), String(holdMs)],
+    ['-e', HOLDER, database.kind, target, JSON.stringify(statements), String(holdMs)],
     // Where better-sqlite3 and pg resolve from.
     { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -83,5 +87,9 @@ export function holdDeletion(
   id: number,
   holdMs: number,
 ): Promise<{ committed: Promise<void> }> {
-  return holdWrite(database, `DELETE FROM ${table} WHERE ${ID_COLUMN[table]} = ?`, [id], holdMs);
+  return holdWrite(
+    database,
+    [[`DELETE FROM ${table} WHERE ${ID_COLUMN[table]} = ?`, [id]]],
+    holdMs,
+  );
 }

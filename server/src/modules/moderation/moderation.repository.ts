@@ -1,5 +1,6 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
+import { holdImageDocuments } from '../../db/locks.js';
 import type { ImageStatus } from '../../db/tables.js';
 
 export interface ModerationTarget {
@@ -28,14 +29,17 @@ export function findTargetByFilename(
  * would otherwise be counted twice or not at all. SQLite's transactions hold the write lock
  * from their start (BEGIN IMMEDIATE, db/database.ts); PostgreSQL locks the row: for a
  * deletion as a deletion does (FOR UPDATE), otherwise FOR NO KEY UPDATE, which lets the
- * views and reactions that refer to the image be written meanwhile.
+ * views and reactions that refer to the image be written meanwhile. The lock of its search
+ * document is taken first (db/locks.ts).
  */
-export function lockTarget(
+export async function lockTarget(
   trx: Executor,
   dialect: Dialect,
   id: number,
   purpose: 'change' | 'deletion',
 ): Promise<ModerationTarget | undefined> {
+  // First, as every writer of its search document does (db/locks.ts).
+  await holdImageDocuments(trx, dialect, [id]);
   return trx
     .selectFrom('images')
     .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])

@@ -448,8 +448,10 @@ export function createSearchRepository(
    * one only makes the fallback look up a term that matches nothing, and the vocabulary grows
    * with the distinct words ever indexed, not with the images.
    */
-  async function addToVocabulary(document: SearchDocument): Promise<void> {
-    const forms = document.forms.filter(({ form }) => hasFuzzyKeys(form));
+  async function addToVocabulary(documents: readonly SearchDocument[]): Promise<void> {
+    const forms = documents.flatMap((document) =>
+      document.forms.filter(({ form }) => hasFuzzyKeys(form)),
+    );
     if (forms.length === 0) return;
     const known = new Set<string>();
     for (const batch of chunks([...new Set(forms.map(({ form }) => form))])) {
@@ -462,14 +464,23 @@ export function createSearchRepository(
         .execute();
       for (const row of rows) known.add(`${row.form} ${row.term}`);
     }
-    // In one order for every writer: PostgreSQL locks each new row until the commit, and two
-    // documents adding the same new words in opposite orders deadlocked.
+    // In one order for every writer, all of a transaction's documents together: PostgreSQL
+    // locks each new row until the commit, and two writers adding the same new words in
+    // opposite orders deadlocked.
     const rows = forms
       .filter(({ form, term }) => !known.has(`${form} ${term}`))
       .flatMap(({ form, term }) => deletionKeys(form).map((variant) => ({ variant, form, term })))
       .sort(
         (a, b) =>
           compare(a.variant, b.variant) || compare(a.form, b.form) || compare(a.term, b.term),
+      )
+      // Documents of one batch share words: each row once.
+      .filter(
+        (row, i, all) =>
+          i === 0 ||
+          row.variant !== all[i - 1]?.variant ||
+          row.form !== all[i - 1]?.form ||
+          row.term !== all[i - 1]?.term,
       );
     for (const batch of chunks(rows, 300)) {
       await db
@@ -481,9 +492,20 @@ export function createSearchRepository(
   }
 
   return {
+    /**
+     * Adds these documents' new terms to the vocabulary in one sorted pass: a transaction
+     * writing several documents calls it first, then upsertImageDocument with `vocabulary:
+     * 'added'`.
+     */
+    addToVocabulary,
+
     /** Stores or replaces the document of one image, and adds its new terms to the vocabulary. */
-    async upsertImageDocument(id_image: number, document: SearchDocument): Promise<void> {
-      await addToVocabulary(document);
+    async upsertImageDocument(
+      id_image: number,
+      document: SearchDocument,
+      options: { vocabulary?: 'added' } = {},
+    ): Promise<void> {
+      if (options.vocabulary !== 'added') await addToVocabulary([document]);
       if (postgres) {
         // Guarded by EXISTS: an image deleted meanwhile gets no document (nor an FK error).
         await sql`
@@ -503,19 +525,6 @@ export function createSearchRepository(
         INSERT OR REPLACE INTO image_search (rowid, title, tags, body, author)
         VALUES (CAST(${id_image} AS INTEGER), ${document.title}, ${document.tags},
           ${document.body}, ${document.author})
-      `.execute(db);
-    },
-
-    /**
-     * Holds these images' rows until the transaction ends, in id order (PostgreSQL; SQLite's
-     * write transaction already excludes every other writer). FOR SHARE waits for an
-     * approval, edit or deletion in flight (moderation's row lock) and keeps new ones waiting.
-     */
-    async lockImages(ids: readonly number[]): Promise<void> {
-      if (!postgres || ids.length === 0) return;
-      await sql`
-        SELECT id_image FROM images WHERE id_image IN (${sql.join(ids)})
-        ORDER BY id_image FOR SHARE
       `.execute(db);
     },
 

@@ -51,6 +51,7 @@
  */
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
+import { holdImageDocuments } from '../../db/locks.js';
 import { badRequest } from '../../lib/errors.js';
 import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
@@ -64,7 +65,7 @@ import {
   type SearchRepositoryOptions,
   type StrictPage,
 } from './search.repository.js';
-import { foldForSearch, queryWords, searchDocument } from './search.text.js';
+import { foldForSearch, queryWords, searchDocument, type SearchDocument } from './search.text.js';
 
 export type { SearchOrder, SearchPage } from './search.repository.js';
 
@@ -72,8 +73,13 @@ export const SEARCH_MESSAGES = {
   blankQuery: 'Inserisci un testo da cercare.',
 } as const;
 
-/** Images read and written per round when many are reindexed at once. */
+/** Images read per round when many are reindexed at once (the full rebuild). */
 const REINDEX_BATCH = 200;
+/**
+ * Images written per transaction by a reindex: short transactions, since on SQLite one holds
+ * the server's only connection, reads included, until it ends.
+ */
+const LOCKED_BATCH = 20;
 /**
  * A page holds at most this many images, whatever the caller asks: the route's largest page
  * (SPEC §9, 120 for search; it was 100 here, which cut the app's 120-image pages short).
@@ -103,53 +109,53 @@ export function createSearchService(
   const repo = createSearchRepository(db, dialect, options);
   const cap = options.candidateCap ?? SEARCH_CANDIDATE_CAP;
 
-  async function index(writer: SearchRepository, source: ImageSearchSource): Promise<void> {
-    if (source.status !== 'approved') {
-      await writer.removeImageDocument(source.id_image);
-      return;
-    }
-    await writer.upsertImageDocument(
-      source.id_image,
-      searchDocument({
-        title: source.titolo_img,
-        tags: source.tags,
-        category: source.category,
-        text: source.extracted_text,
-        username: source.username,
-        alternates: source.ocr_alternates,
-      }),
-    );
+  function documentOf(source: ImageSearchSource): SearchDocument {
+    return searchDocument({
+      title: source.titolo_img,
+      tags: source.tags,
+      category: source.category,
+      text: source.extracted_text,
+      username: source.username,
+      alternates: source.ocr_alternates,
+    });
   }
 
+  /**
+   * Writes the documents of a batch, in id order: the vocabulary of all of them first, in one
+   * sorted pass (search.repository.ts, addToVocabulary), then each document.
+   */
   async function reindexBatch(writer: SearchRepository, batch: readonly number[]): Promise<void> {
     const sources = await writer.loadSources(batch);
-    const found = new Set(sources.map((source) => source.id_image));
-    for (const source of sources) await index(writer, source);
+    const approved = sources.filter((source) => source.status === 'approved');
+    const documents = new Map(approved.map((source) => [source.id_image, documentOf(source)]));
+    await writer.addToVocabulary([...documents.values()]);
     for (const id of batch) {
-      if (!found.has(id)) await writer.removeImageDocument(id);
+      const document = documents.get(id);
+      if (document === undefined) await writer.removeImageDocument(id);
+      else await writer.upsertImageDocument(id, document, { vocabulary: 'added' });
     }
   }
 
   /**
    * Rebuilds the documents of these images; ids that are gone or not approved are removed.
-   * Each batch is read and written in one transaction with its images' rows locked, in id
-   * order: an approval, edit or deletion of one of them either committed before the read or
-   * waits for the write. Read outside one, a reindex that saw an image still pending removed
-   * the document its approval had written since, and the approved image could not be found.
-   * Inside a caller's transaction (moderation, which holds the image's row) it runs there.
+   * Each batch of LOCKED_BATCH is read and written in one transaction holding its images'
+   * document locks (db/locks.ts), as moderation's transactions do: a decision, edit or
+   * deletion of one of them either committed before the read or waits for the write. Read
+   * outside one, a reindex that saw an image still pending removed the document its approval
+   * had written since, and the approved image could not be found. Inside a caller's
+   * transaction (moderation, which holds the lock) it runs there.
    */
   async function reindexImages(ids: readonly number[]): Promise<void> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
-    for (let start = 0; start < unique.length; start += REINDEX_BATCH) {
-      const batch = unique.slice(start, start + REINDEX_BATCH);
+    for (let start = 0; start < unique.length; start += LOCKED_BATCH) {
+      const batch = unique.slice(start, start + LOCKED_BATCH);
       if (db.isTransaction) {
         await reindexBatch(repo, batch);
         continue;
       }
       await db.transaction().execute(async (trx) => {
-        const writer = createSearchRepository(trx, dialect, options);
-        await writer.lockImages(batch);
-        await reindexBatch(writer, batch);
+        await holdImageDocuments(trx, dialect, batch);
+        await reindexBatch(createSearchRepository(trx, dialect, options), batch);
       });
     }
   }
