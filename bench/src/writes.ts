@@ -15,8 +15,9 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
  * `--views` anonymous views and `--likes` like toggles a second, then with as many no-op POSTs a
  * second (the control: what any such stream of requests costs here, the load generator's work
  * included, since it shares the machine), then alone again; the reads' throughput with the
- * writes is compared with the mean of the two runs without (the machine drifts). Goal: the writes cost the reads at most 15 %. Prints every run's table, the CPU each
- * side used and how long the server's main thread waited for a core (ready to run while other
+ * writes is compared with the mean of the two runs without (the machine drifts). Goal: the
+ * writes cost the reads at most 15 %. Prints every run's table, the CPU each side used and
+ * how long the server's main thread waited for a core (ready to run while other
  * threads or processes had both cores). `--views 0` or `--likes 0` leaves that write out, to see
  * each one's share.
  *

@@ -43,6 +43,16 @@ const filePart = (value: Buffer, filename = 'foto.jpg', contentType = 'image/jpe
   contentType,
 });
 
+/** The user's own image as their list of uploads shows it (pending ones included). */
+async function ownImage(id: number) {
+  const own = await t.app.inject({
+    method: 'GET',
+    url: '/api/users/me/images',
+    headers: bearer(user.token),
+  });
+  return own.json().images.find((image: { id_image: number }) => image.id_image === id);
+}
+
 describe('POST /api/images/export', () => {
   it('refuses anonymous uploads before reading the body', async () => {
     const response = await postUpload(t.app, undefined, [filePart(await jpegBytes())]);
@@ -73,14 +83,7 @@ describe('POST /api/images/export', () => {
       const stored = await fs.readFile(path.join(imagesDir(), folder, body.filename));
       expect((await sharp(stored).metadata()).format).toBe('webp');
     }
-    const own = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/me/images',
-      headers: bearer(user.token),
-    });
-    const mine = own
-      .json()
-      .images.find((image: { id_image: number }) => image.id_image === body.id_image);
+    const mine = await ownImage(body.id_image);
     expect(mine).toMatchObject({
       status: 'pending',
       rejection_reason: null,
@@ -101,14 +104,7 @@ describe('POST /api/images/export', () => {
       { name: 'tags', value: JSON.stringify([long]) },
     ]);
     expect(response.statusCode).toBe(201);
-    const own = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/me/images',
-      headers: bearer(user.token),
-    });
-    const mine = own
-      .json()
-      .images.find((image: { id_image: number }) => image.id_image === response.json().id_image);
+    const mine = await ownImage(response.json().id_image);
     expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(48)}😀`]);
   });
 

@@ -10,10 +10,28 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /** True when a write referred to a row that no longer exists (a FOREIGN KEY), on either engine. */
-export function isForeignKeyViolation(error: unknown): boolean {
+function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   // better-sqlite3 reports SQLITE_CONSTRAINT_FOREIGNKEY; pg reports SQLSTATE 23503.
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+/**
+ * Runs a write that refers to a row read before it began. When that row was deleted in
+ * between, the write fails on its foreign key: `recheck` then looks again and throws what the
+ * request would have been answered a moment later (its 404). Any other failure, or a row
+ * still there, is rethrown as it is.
+ */
+export async function whenRowGone<T>(
+  write: () => Promise<T>,
+  recheck: () => Promise<unknown>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) await recheck();
+    throw error;
+  }
 }
 
 /**

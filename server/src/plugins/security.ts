@@ -47,7 +47,8 @@ export function rateLimitKey(request: FastifyRequest): string {
 /** A NUL character anywhere in a request's JSON body, query or path (D2: a clear 400). */
 export const NUL_MESSAGE = 'La richiesta contiene un carattere non ammesso.';
 
-function holdsNul(value: unknown, depth = 0): boolean {
+/** Whether a string, or any string within an object or array, holds U+0000. */
+export function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   // Deeper than any schema goes: such a body fails its validation anyway.
   if (typeof value !== 'object' || value === null || depth > 16) return false;

@@ -1,4 +1,4 @@
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { whenRowGone } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -28,13 +28,11 @@ export function createFollowsService(db: Executor, clock: Clock, users: UsersSer
     async follow(follower: UserRow, userId: number) {
       if (follower.id_utente === userId) throw badRequest(FOLLOW_MESSAGES.self);
       await users.getPublic(userId);
-      try {
-        await repo.follow(db, follower.id_utente, userId, clock.now().toISOString());
-      } catch (error) {
-        // The account was deleted after the look above: as if the look had come a moment later.
-        if (isForeignKeyViolation(error)) await users.getPublic(userId);
-        throw error;
-      }
+      // An account deleted since the look above: as if the look had come a moment later.
+      await whenRowGone(
+        () => repo.follow(db, follower.id_utente, userId, clock.now().toISOString()),
+        () => users.getPublic(userId),
+      );
       return state(follower.id_utente, userId);
     },
 

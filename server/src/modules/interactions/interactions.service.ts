@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isForeignKeyViolation } from '../../db/errors.js';
+import { whenRowGone } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -51,19 +51,15 @@ export function createInteractionsService(
   views: ViewRecorder,
 ) {
   /**
-   * A reaction's write, checked against the image being deleted meanwhile: the image was found
-   * before the transaction began, and a deletion committed since fails the insert on its
-   * foreign key. That is 'Immagine non trovata' (404), as it would have been a moment later.
+   * A reaction's write, on an image found before its transaction began: a deletion committed
+   * since is 'Immagine non trovata' (404), as it would have been a moment later.
    */
-  async function onExistingImage<T>(imageId: number, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isForeignKeyViolation(error) && (await repo.reactionTarget(db, imageId)) === undefined) {
+  function onExistingImage<T>(imageId: number, write: () => Promise<T>): Promise<T> {
+    return whenRowGone(write, async () => {
+      if ((await repo.reactionTarget(db, imageId)) === undefined) {
         throw notFound(IMAGE_MESSAGES.notFound);
       }
-      throw error;
-    }
+    });
   }
 
   /** Like, favourite, sad, dislike, wow: on if off, off if on; the counter follows in the same transaction. */

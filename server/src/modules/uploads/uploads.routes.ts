@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { NUL_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
+import { holdsNul, NUL_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
 import { badRequest, HttpError } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
@@ -101,7 +101,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const tags = parseTagsField(fields.get('tags'));
       // A form's fields skip the NUL check of every JSON request (plugins/security.ts): they
       // are read here, after it. The tags are looked at decoded, where an escaped NUL shows.
-      if ([file.filename, ...fields.values(), ...tags].some((value) => value.includes('\u0000'))) {
+      if (holdsNul([file.filename, ...fields.values(), ...tags])) {
         throw badRequest(NUL_MESSAGE);
       }
       const result = await ctx.uploads.upload(user, {
