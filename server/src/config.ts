@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isValidUsername, PASSWORD_MIN_LENGTH } from './modules/users/users.rules.js';
+import {
+  isValidUsername,
+  normalizeUsername,
+  PASSWORD_MIN_LENGTH,
+} from './modules/users/users.rules.js';
 
 /**
  * The whole runtime configuration, read once from the environment (DECISIONS D12) and frozen.
@@ -221,7 +225,7 @@ function parseAdmin(
   if (password === undefined) {
     throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_USERNAME is set');
   }
-  if (!isValidUsername(username)) {
+  if (!isValidUsername(normalizeUsername(username))) {
     throw new ConfigError(
       'ADMIN_USERNAME',
       'must be 3 to 30 letters, digits, dots, hyphens or underscores',

@@ -103,6 +103,73 @@ describe('POST /api/auth/register', () => {
     expect((await login(t.app, 'ｍａｒｉｏ.ｒｏｓｓｉ', valid.password)).statusCode).toBe(200);
   });
 
+  it('stores an accent typed as a combining mark as the accented letter', async () => {
+    // 'Nicco' + U+0300 + 'la': the form some systems send for 'Niccòla'.
+    const response = await register({
+      ...valid,
+      username: 'Nicco\u0300la',
+      email: 'nf@example.it',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.username).toBe('Nicc\u00f2la');
+    expect((await login(t.app, 'NICCÒLA', valid.password)).statusCode).toBe(200);
+    expect((await login(t.app, 'nicco\u0300la', valid.password)).statusCode).toBe(200);
+  });
+
+  it('welcomes names whose letters carry their own vowel signs', async () => {
+    for (const [username, email] of [
+      ['\u0905\u0928\u093f\u0932', 'hi@example.it'], // Anil, in Devanagari
+      ['\u0e2a\u0e21\u0e0a\u0e32\u0e22', 'th@example.it'], // Somchai, in Thai
+    ]) {
+      const response = await register({ ...valid, username, email });
+      expect(response.statusCode, username).toBe(201);
+      expect(response.json().user.username).toBe(username);
+    }
+  });
+
+  it('refuses marks that stack, hide or strike through a letter', async () => {
+    const before = await countUsers();
+    for (const username of [
+      'admin\u034f', // combining grapheme joiner: invisible
+      'admin\ufe0f', // variation selector: invisible
+      'a\u0338dmin', // a stroke over the 'a'
+      'a\u0301\u0301bc', // two acute accents on one letter
+      '\u0301abc', // a mark on no letter
+      '\u0905\u093e\u093e\u093e\u093e', // four vowel signs on one letter
+    ]) {
+      const response = await register({ ...valid, username, email: 'm@example.it' });
+      expect(response.statusCode, username).toBe(400);
+      expect(response.json()).toEqual({
+        detail: 'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
+      });
+    }
+    expect(await countUsers()).toBe(before);
+  });
+
+  it('holds names equal under full case folding for one name', async () => {
+    expect((await register({ ...valid, username: 'Σας', email: 'gr@example.it' })).statusCode).toBe(
+      201,
+    );
+    expect(
+      (await register({ ...valid, username: 'strasse', email: 'de@example.it' })).statusCode,
+    ).toBe(201);
+    const before = await countUsers();
+    // A final sigma is a sigma; 'ß' is 'ss'; the dotless 'ı' is an 'i'.
+    for (const [username, email] of [
+      ['σασ', 'gr2@example.it'],
+      ['Straße', 'de2@example.it'],
+      ['mar\u0131o.rossi', 'tr@example.it'],
+      ['altro', 'MARIO@EXAMPLE.IT'],
+    ]) {
+      const response = await register({ ...valid, username, email });
+      expect(response.statusCode, username).toBe(400);
+      expect(response.json()).toEqual({ detail: 'Username o email già in uso' });
+    }
+    expect(await countUsers()).toBe(before);
+    expect((await login(t.app, 'ΣΑΣ', valid.password)).statusCode).toBe(200);
+    expect((await login(t.app, 'STRAßE', valid.password)).statusCode).toBe(200);
+  });
+
   it.each([
     ['a short password', { password: 'corta' }, 'La password deve essere di almeno 8 caratteri'],
     ['no username', { username: undefined }, 'Il campo "Username" è obbligatorio.'],

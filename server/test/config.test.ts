@@ -64,6 +64,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes an administrator name whose accent is typed as a combining mark', () => {
+    const env = { ADMIN_USERNAME: 'Nicco\u0300la', ADMIN_PASSWORD: 'una-password-lunga' };
+    expect(loadConfig(env, cwd).admin?.username).toBe('Nicco\u0300la');
+  });
+
   it.each([
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
@@ -79,6 +84,7 @@ describe('loadConfig', () => {
     ['ADMIN_USERNAME', { ADMIN_PASSWORD: 'una-password-lunga' }],
     ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'capo', ADMIN_PASSWORD: 'corta' }],
     ['ADMIN_USERNAME', { ADMIN_USERNAME: 'capo supremo', ADMIN_PASSWORD: 'una-password-lunga' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'capo\u034f', ADMIN_PASSWORD: 'una-password-lunga' }],
     [
       'ADMIN_EMAIL',
       { ADMIN_USERNAME: 'capo', ADMIN_PASSWORD: 'una-password-lunga', ADMIN_EMAIL: 'capo' },

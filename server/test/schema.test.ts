@@ -4,7 +4,8 @@ import { buildApp } from '../src/app.js';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { TEST_ENGINE } from './helpers/database.js';
-import { createUser } from './helpers/factories.js';
+import { up as foldKeysFully } from '../src/db/migrations/2026-11-27T2200-full-case-keys.js';
+import { createUser, login } from './helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -186,6 +187,62 @@ describe('schema', () => {
       .where('id_image', '=', id_image)
       .execute();
     expect(left).toEqual([]);
+  });
+
+  it('moves keys to full case folding, keeping a row whose folded key another holds', async () => {
+    // Accounts and a tag as the lower-case keys of before 2026-11-27 left them: 'σας' and
+    // 'σασ' were two names then, 'Straße' was keyed 'straße'.
+    const sigma = await createUser(t.app, { username: 'σας', email: 'sigma@example.it' });
+    const final = await createUser(t.app, { username: 'ζζζ', email: 'final@example.it' });
+    const strasse = await createUser(t.app, { username: 'ppp', email: 'ppp@example.it' });
+    const rename = (id: number, username: string, key: string) =>
+      db()
+        .updateTable('users')
+        .set({ username, username_key: key })
+        .where('id_utente', '=', id)
+        .execute();
+    await rename(final.id, 'σασ', 'σασ');
+    await rename(strasse.id, 'Straße', 'straße');
+    await db()
+      .updateTable('users')
+      .set({ email: 'Straße@example.it', email_key: 'straße@example.it' })
+      .where('id_utente', '=', strasse.id)
+      .execute();
+    const tag = await db()
+      .insertInto('tags')
+      .values({ nome: 'Weißbier', nome_key: 'weißbier', created_at: now() })
+      .returning('id_tag')
+      .executeTakeFirstOrThrow();
+
+    await foldKeysFully(db());
+
+    const keys = await db()
+      .selectFrom('users')
+      .select(['id_utente', 'username_key', 'email_key'])
+      .where('id_utente', 'in', [sigma.id, final.id, strasse.id])
+      .orderBy('id_utente')
+      .execute();
+    expect(keys).toEqual([
+      { id_utente: sigma.id, username_key: 'σας', email_key: 'sigma@example.it' },
+      // Its folded key 'σας' is held: it keeps the old one.
+      { id_utente: final.id, username_key: 'σασ', email_key: 'final@example.it' },
+      { id_utente: strasse.id, username_key: 'strasse', email_key: 'strasse@example.it' },
+    ]);
+    const tagKey = await db()
+      .selectFrom('tags')
+      .select('nome_key')
+      .where('id_tag', '=', tag.id_tag)
+      .executeTakeFirstOrThrow();
+    expect(tagKey.nome_key).toBe('weissbier');
+
+    // Each account still logs in as itself: the one left on its old key by its exact name.
+    const loggedIn = async (username: string, password: string) =>
+      (await login(t.app, username, password)).json<{ user: { id_utente: number } }>().user
+        .id_utente;
+    expect(await loggedIn('σασ', final.password)).toBe(final.id);
+    expect(await loggedIn('ΣΑΣ', sigma.password)).toBe(sigma.id);
+    expect(await loggedIn('σας', sigma.password)).toBe(sigma.id);
+    expect(await loggedIn('STRASSE', strasse.password)).toBe(strasse.id);
   });
 
   it('starts again on an existing database without migrating twice or losing data', async () => {

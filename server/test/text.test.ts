@@ -40,4 +40,13 @@ describe('foldText', () => {
   it('does not change foldKey', () => {
     expect(foldKey('Città')).toBe('città');
   });
+
+  it('folds keys fully: sharp s, final sigma and dotless i meet their letters', () => {
+    expect(foldKey('Straße')).toBe(foldKey('STRASSE'));
+    expect(foldKey('σασ')).toBe(foldKey('ΣΑΣ'));
+    expect(foldKey('σας')).toBe(foldKey('σασ'));
+    expect(foldKey('mar\u0131o')).toBe('mario');
+    // NFC after folding: 'ΐ' upper-cases to three code points.
+    expect(foldKey('\u0390')).toBe('\u0390');
+  });
 });

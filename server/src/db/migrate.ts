@@ -8,6 +8,7 @@ import * as searchVocabulary from './migrations/2026-11-25T0800-search-vocabular
 import * as searchTerms from './migrations/2026-11-25T2100-search-terms.js';
 import * as ocrAlternates from './migrations/2026-11-26T0100-ocr-alternates.js';
 import * as searchTermsApproved from './migrations/2026-11-27T0900-search-terms-approved.js';
+import * as fullCaseKeys from './migrations/2026-11-27T2200-full-case-keys.js';
 import type { Database } from './tables.js';
 
 /*
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T2100-search-terms': searchTerms,
   '2026-11-26T0100-ocr-alternates': ocrAlternates,
   '2026-11-27T0900-search-terms-approved': searchTermsApproved,
+  '2026-11-27T2200-full-case-keys': fullCaseKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,9 +1,19 @@
 /**
  * The key under which names are unique "case-insensitively" (D6). Done in JavaScript rather
  * than with SQL lower(), which on SQLite folds ASCII only: 'Città' and 'CITTÀ' must collide on
- * both engines alike.
+ * both engines alike. Upper case, then lower, is full case folding where lower case alone is
+ * not: 'ß' and 'ss', the final 'ς' and 'σ', the dotless 'ı' and 'i' meet.
  */
 export function foldKey(value: string): string {
+  return value.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+}
+
+/**
+ * The key as it was computed before 2026-11-27 (lower case only). The migration of that date
+ * moved every key to foldKey but left a row on this one where its new key was already held,
+ * so that both rows keep their names; only the login reads it (users.service findByUsername).
+ */
+export function lowerCaseKey(value: string): string {
   return value.normalize('NFC').toLocaleLowerCase('it-IT');
 }
 

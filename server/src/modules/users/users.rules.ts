@@ -4,18 +4,33 @@
  */
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 30;
-/** Letters of any alphabet, digits, dot, underscore and hyphen: no spaces, no look-alike tricks. */
-export const USERNAME_PATTERN = '^[\\p{L}\\p{N}._-]+$';
+/**
+ * What a request's username may hold before it is normalised: letters of any alphabet with
+ * their marks, digits, dot, underscore and hyphen. Marks are let through because an accent may
+ * arrive as a letter and a combining mark ('o' + U+0300 for 'ò', as some systems type it);
+ * `isValidUsername` decides on the normalised name.
+ */
+export const USERNAME_PATTERN = '^[\\p{L}\\p{M}\\p{N}._-]+$';
+/**
+ * A normalised username: each letter may carry up to three marks of its own script (the vowel
+ * signs of Devanagari or Thai, which have no precomposed letters). Marks shared by all scripts
+ * (Inherited, Common) are what NFC already composed into accented letters; any left over would
+ * stack ('á́'), be invisible (U+034F, variation selectors) or strike a letter through, so that
+ * 'admin' followed by one of them would pass for 'admin'.
+ */
+const STORED_USERNAME =
+  /^(?:\p{L}(?:(?![\p{Script=Inherited}\p{Script=Common}])\p{M}){0,3}|[\p{N}._-])+$/u;
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Longer inputs would only cost hashing time; nobody types 256 characters. */
 export const PASSWORD_MAX_LENGTH = 256;
 
-export function isValidUsername(value: string): boolean {
+/** Whether a username, normalised by `normalizeUsername`, may be stored. */
+export function isValidUsername(normalized: string): boolean {
   return (
-    value.length >= USERNAME_MIN_LENGTH &&
-    value.length <= USERNAME_MAX_LENGTH &&
-    new RegExp(USERNAME_PATTERN, 'u').test(value)
+    normalized.length >= USERNAME_MIN_LENGTH &&
+    normalized.length <= USERNAME_MAX_LENGTH &&
+    STORED_USERNAME.test(normalized)
   );
 }
 

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, MESSAGES, notFound, unauthorized } from '../../lib/errors.js';
-import { foldKey } from '../../lib/text.js';
+import { foldKey, lowerCaseKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
 import {
@@ -212,6 +212,22 @@ export function createUsersService(
   }
 
   /**
+   * The account a login names, under its folded key; an account the migration of 2026-11-27
+   * left on its lower-case key (its folded key was already held) is found by its exact name.
+   */
+  async function findByUsername(requested: string): Promise<UserRow | undefined> {
+    const username = normalizeUsername(requested);
+    const key = foldKey(username);
+    const before = lowerCaseKey(username);
+    if (before === key) return repo.findUserByUsernameKey(db, key);
+    const [folded, lowerCased] = await Promise.all([
+      repo.findUserByUsernameKey(db, key),
+      repo.findUserByUsernameKey(db, before),
+    ]);
+    return lowerCased?.username === username ? lowerCased : (folded ?? lowerCased);
+  }
+
+  /**
    * D12: the configured administrator is created when missing; with none configured and no
    * active administrator at all, one is generated and its credentials returned to be printed
    * once. Concurrent starts of several processes create it once (unique indexes).
@@ -220,7 +236,7 @@ export function createUsersService(
     bootstrap: AdminBootstrap | undefined,
   ): Promise<GeneratedAdministrator | undefined> {
     if (bootstrap !== undefined) {
-      if ((await repo.findUserByUsernameKey(db, foldKey(bootstrap.username))) === undefined) {
+      if ((await findByUsername(bootstrap.username)) === undefined) {
         await createIgnoringRace({ ...bootstrap, isSuperuser: true });
       }
       return undefined;
@@ -325,7 +341,6 @@ export function createUsersService(
     getById: (id: number) => repo.findUserById(db, id),
     /** The user's row as it is now, read with the others asked for in the same moment. */
     getCurrent: (id: number) => current.load(id),
-    findByUsername: (username: string) =>
-      repo.findUserByUsernameKey(db, foldKey(normalizeUsername(username))),
+    findByUsername,
   };
 }
