@@ -149,6 +149,7 @@ function createContext(
     follows,
     uploads: createUploadsService(
       db,
+      database.dialect,
       clock,
       config.dataDir,
       taxonomy,

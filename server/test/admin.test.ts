@@ -301,6 +301,17 @@ describe('moderation', () => {
     ['a JSON object', 'application/json', '{"reason":"Non è un muro"}', 'Non è un muro'],
     ['plain text', 'text/plain', 'Immagine duplicata', 'Immagine duplicata'],
     ['an empty body', 'application/json', '', 'Nessun motivo specificato'],
+    // What a client sends when it has no reason: never its JSON mailed as one.
+    ['JSON null', 'application/json', 'null', 'Nessun motivo specificato'],
+    ['an object without reason', 'application/json', '{"motivo":"x"}', 'Nessun motivo specificato'],
+    ['a list', 'application/json', '["Sfocata"]', 'Nessun motivo specificato'],
+    ['a number', 'application/json', '42', '42'],
+    [
+      'text with a direction override and a cut emoji',
+      'text/plain',
+      `Vedi\u202e ${'a'.repeat(995)}😀`,
+      `Vedi ${'a'.repeat(995)}`,
+    ],
   ])('accepts the reason as %s', async (_, type, payload, expected) => {
     const image = await uploadImage(t.app, user);
     const response = await t.app.inject({
@@ -316,6 +327,31 @@ describe('moderation', () => {
       .where('id_image', '=', image.id_image)
       .executeTakeFirstOrThrow();
     expect(row.rejection_reason).toBe(expected);
+  });
+
+  it('does not publish the image of an account waiting for its erasure', async () => {
+    const leaving = await createUser(t.app);
+    const image = await uploadImage(t.app, leaving);
+    const closed = await call('DELETE', '/api/users/me', leaving.token, {
+      password: leaving.password,
+    });
+    expect(closed.statusCode).toBe(200);
+    const approved = await asAdmin('PUT', `/api/admin/approve-image/${image.filename}`);
+    expect(approved.statusCode).toBe(400);
+    expect(approved.json()).toEqual({
+      detail:
+        'L’autore ha chiesto di eliminare il suo account: l’immagine verrà cancellata con esso.',
+    });
+    const row = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select('status')
+      .where('id_image', '=', image.id_image)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending');
+    expect((await call('GET', `/api/images/${image.id_image}`)).statusCode).toBe(404);
+    // Rejecting it is still possible: it stays private.
+    const rejected = await asAdmin('POST', `/api/admin/reject-image/${image.filename}`);
+    expect(rejected.statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown file name', async () => {
@@ -345,15 +381,38 @@ describe('images, categories and tags', () => {
     });
     expect(detail.tags.map((tag: { nome: string }) => tag.nome)).toEqual(['Istruzione', 'scuola']);
     expect((await call('GET', `/api/categories/${cat}`)).json().count).toBe(1);
-    expect(
-      (await asAdmin('PUT', `/api/admin/images/${image.id_image}`, { id_categoria: 9999 }))
-        .statusCode,
-    ).toBe(400);
+    // Past the largest id a row can have too (PostgreSQL's own error was a 500).
+    for (const id_categoria of [9999, 2_147_483_648]) {
+      const refused = await asAdmin('PUT', `/api/admin/images/${image.id_image}`, { id_categoria });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ detail: 'La categoria scelta non esiste.' });
+    }
+    expect((await call('GET', `/api/images/${image.id_image}`)).json().category.id_categoria).toBe(
+      cat,
+    );
 
     expect((await asAdmin('DELETE', `/api/admin/images/${image.id_image}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/images/${image.id_image}`)).statusCode).toBe(404);
     expect((await call('GET', `/api/categories/${cat}`)).json().count).toBe(0);
     expect((await asAdmin('DELETE', `/api/admin/images/${image.id_image}`)).statusCode).toBe(404);
+  });
+
+  it('finds accented capitals by their small letters on both engines, and cleans edited titles', async () => {
+    const image = await publishedImage(t.app, user, { title: 'PERCHÉ NO' });
+    for (const search of ['perché', 'PERCHÉ', 'Perché']) {
+      const found = (await asAdmin('GET', `/api/admin/images?search=${encodeURI(search)}`)).json();
+      expect(
+        found.map((i: { id_image: number }) => i.id_image),
+        search,
+      ).toContain(image.id_image);
+    }
+    // A direction override and a bell are dropped, as from an upload's title.
+    const edit = await asAdmin('PUT', `/api/admin/images/${image.id_image}`, {
+      titolo_img: `a\u0007b\u202ec  ${'d'.repeat(192)}😀`,
+    });
+    expect(edit.statusCode).toBe(200);
+    const detail = (await call('GET', `/api/images/${image.id_image}`)).json();
+    expect(detail.titolo_img).toBe(`abc ${'d'.repeat(192)}😀`);
   });
 
   it('keeps the counts exact when deletions, decisions and edits of one image overlap', async () => {

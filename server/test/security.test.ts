@@ -247,4 +247,40 @@ describe('uploads', () => {
       .execute();
     expect(count).toHaveLength(20);
   });
+
+  it('keeps the cap when several uploads arrive together', async () => {
+    const user = await createUser(t.app, { remoteAddress: '203.0.113.120' });
+    const db = t.app.ctx.database.db;
+    const first = await uploadImage(t.app, user);
+    const row = await db
+      .selectFrom('images')
+      .selectAll()
+      .where('id_image', '=', first.id_image)
+      .executeTakeFirstOrThrow();
+    const { id_image: _omitted, ...rest } = row;
+    for (let i = 1; i < 18; i += 1) {
+      await db
+        .insertInto('images')
+        .values({ ...rest, filename: `${'d'.repeat(20)}${String(i).padStart(2, '0')}.webp` })
+        .execute();
+    }
+    // Each passes the first check (18 waiting) while the others' photos are processed.
+    const bytes = await jpegBytes();
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postUpload(t.app, user.token, [
+          { name: 'file', value: bytes, filename: 'x.jpg', contentType: 'image/jpeg' },
+        ]),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([
+      201, 201, 429, 429, 429,
+    ]);
+    const count = await db
+      .selectFrom('images')
+      .select('id_image')
+      .where('id_utente', '=', user.id)
+      .execute();
+    expect(count).toHaveLength(20);
+  });
 });

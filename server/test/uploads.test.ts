@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { holdDeletion, holdWrite } from './helpers/held-write.js';
 import {
+  createCategory,
   jpegBytes,
   pngBytes,
   pngClaiming,
@@ -106,6 +108,26 @@ describe('POST /api/images/export', () => {
     expect(response.statusCode).toBe(201);
     const mine = await ownImage(response.json().id_image);
     expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(48)}😀`]);
+  });
+
+  it('cuts a long title, description and file name between whole characters', async () => {
+    const family = '👨‍👩‍👧'; // five code points joined: one character to a reader
+    const response = await postUpload(t.app, user.token, [
+      filePart(await jpegBytes(), `${'f'.repeat(252)}😀😀.jpg`),
+      { name: 'title', value: `${'t'.repeat(199)}😀b` },
+      { name: 'description', value: `riga uno\r\n\u202eriga due ${'d'.repeat(1978)}${family}` },
+    ]);
+    expect(response.statusCode).toBe(201);
+    const row = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select(['titolo_img', 'description', 'original_filename'])
+      .where('id_image', '=', response.json().id_image)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      titolo_img: `${'t'.repeat(199)}😀`,
+      description: `riga uno\nriga due ${'d'.repeat(1978)}`,
+      original_filename: `${'f'.repeat(252)}😀😀.`,
+    });
   });
 
   it('strips every piece of metadata, GPS included, and applies the orientation', async () => {
@@ -228,6 +250,12 @@ describe('POST /api/images/export', () => {
         'La categoria scelta non esiste.',
       ],
       [
+        'a category id past the largest a row can have',
+        async () => [filePart(await jpegBytes()), { name: 'category_id', value: '2147483648' }],
+        400,
+        'La categoria scelta non esiste.',
+      ],
+      [
         'a garbage category',
         async () => [filePart(await jpegBytes()), { name: 'category_id', value: '1; DROP' }],
         400,
@@ -244,6 +272,48 @@ describe('POST /api/images/export', () => {
       const response = await postUpload(t.app, user.token, await makeParts());
       expect(response.statusCode).toBe(status);
       expect(response.json()).toEqual({ detail });
+      expect(await imageCount()).toBe(before.rows);
+      expect(await storedFiles()).toEqual(before.files);
+    });
+
+    // What another request changes while the photo is being processed, held open in another
+    // process for longer than the processing takes.
+    const HOLD_MS = 400;
+
+    it('refuses a photo whose category is deleted while it is processed', async () => {
+      const doomed = await createCategory(t.app, 'messaggi_in_partenza');
+      const before = { rows: await imageCount(), files: await storedFiles() };
+      const deletion = await holdDeletion(t.config.database, 'categories', doomed, HOLD_MS);
+      const response = await postUpload(t.app, user.token, [
+        filePart(await jpegBytes()),
+        { name: 'category_id', value: String(doomed) },
+      ]);
+      await deletion.committed;
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ detail: 'La categoria scelta non esiste.' });
+      expect(await imageCount()).toBe(before.rows);
+      expect(await storedFiles()).toEqual(before.files);
+    });
+
+    it('refuses a photo whose account is closed while it is processed', async () => {
+      const leaving = await createUser(t.app);
+      const before = { rows: await imageCount(), files: await storedFiles() };
+      const closing = await holdWrite(
+        t.config.database,
+        [
+          [
+            'UPDATE users SET deletion_requested_at = ? WHERE id_utente = ?',
+            [new Date().toISOString(), leaving.id],
+          ],
+        ],
+        HOLD_MS,
+      );
+      const response = await postUpload(t.app, leaving.token, [filePart(await jpegBytes())]);
+      await closing.committed;
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+      });
       expect(await imageCount()).toBe(before.rows);
       expect(await storedFiles()).toEqual(before.files);
     });

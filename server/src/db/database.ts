@@ -106,6 +106,12 @@ function openSqlite(file: string): SQLite.Database {
   // A second process (a separate worker, a CLI) may hold the write lock for a moment: wait for
   // it instead of failing with SQLITE_BUSY at once.
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's own lower() folds ASCII only, so the back-office's search for 'perché' missed a
+  // title 'PERCHÉ NO' that PostgreSQL (under its UTF-8 locale) finds: the same fold as
+  // JavaScript's, which lower-cases the searched text.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
   // Without statistics SQLite's planner prefers the equality index images_by_status to the
   // partial index that already holds the gallery order, and sorts every approved row per
   // page (found by bench/: 55 ms a page at 10k images, seconds at 1M). SQLite's advice for

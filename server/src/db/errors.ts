@@ -10,7 +10,7 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /** True when a write referred to a row that no longer exists (a FOREIGN KEY), on either engine. */
-function isForeignKeyViolation(error: unknown): boolean {
+export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   // better-sqlite3 reports SQLITE_CONSTRAINT_FOREIGNKEY; pg reports SQLSTATE 23503.
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';

@@ -12,3 +12,14 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
 }
 
 export const IsoDateTime = Type.String({ format: 'date-time' });
+
+/** The largest id a row can have: ids are 32-bit integers on PostgreSQL. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/**
+ * A row's id in a request. A larger number names no row, and PostgreSQL would refuse it
+ * with an error of its own (a 500) before any "not found" could be said.
+ */
+export function RowId(options: Parameters<typeof Type.Integer>[0] = {}) {
+  return Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, ...options });
+}

@@ -14,7 +14,10 @@ let counter = 0;
 /** Registers a user through the public API and returns its credentials and token. */
 export async function createUser(
   app: App,
-  overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> = {},
+  overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> & {
+    /** Where the registration comes from, for suites that keep the rate limits on. */
+    remoteAddress?: string;
+  } = {},
 ): Promise<TestUser> {
   counter += 1;
   const suffix = `${counter}${randomBytes(2).toString('hex')}`;
@@ -25,6 +28,7 @@ export async function createUser(
     method: 'POST',
     url: '/api/auth/register',
     payload: { username, email, password, age_confirmed: true },
+    ...(overrides.remoteAddress === undefined ? {} : { remoteAddress: overrides.remoteAddress }),
   });
   if (response.statusCode !== 201) {
     throw new Error(`createUser failed: ${response.statusCode} ${response.body}`);

@@ -78,7 +78,7 @@ export async function holdWrite(
 }
 
 /** The rows a test may have deleted under a request, by their id column. */
-const ID_COLUMN = { images: 'id_image', users: 'id_utente' } as const;
+const ID_COLUMN = { images: 'id_image', users: 'id_utente', categories: 'id_categoria' } as const;
 
 /** Deletes the row with this id in another process's transaction, held open `holdMs`. */
 export function holdDeletion(

@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
+import { errorResponses, IsoDateTime, RowId } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
 import type { TaxonomyRow } from '../taxonomy/taxonomy.repository.js';
-import { toTag } from '../taxonomy/taxonomy.service.js';
+import {
+  CATEGORY_NAME_MAX_LENGTH,
+  TAXONOMY_MESSAGES,
+  toTag,
+} from '../taxonomy/taxonomy.service.js';
+import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import { Email, OwnUser, Username } from '../users/users.schemas.js';
 import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
 
@@ -97,8 +102,10 @@ const AdminImage = Type.Object({
 
 const ImageEdit = Type.Object(
   {
-    titolo_img: Type.Optional(Type.String({ title: 'Titolo', maxLength: 200 })),
-    id_categoria: Type.Optional(Type.Integer({ title: 'Categoria', minimum: 1 })),
+    titolo_img: Type.Optional(Type.String({ title: 'Titolo', maxLength: TITLE_MAX_LENGTH })),
+    id_categoria: Type.Optional(
+      RowId({ title: 'Categoria', errorMessage: TAXONOMY_MESSAGES.missingCategory }),
+    ),
     tags: Type.Optional(
       Type.Array(Type.String({ title: 'Tag', maxLength: 50 }), { title: 'Tag', maxItems: 10 }),
     ),
@@ -111,8 +118,10 @@ const NameBody = (title: string) =>
     {
       nome: Type.String({
         title,
-        maxLength: 60,
-        errorMessage: { maxLength: 'Il nome può contenere al massimo 60 caratteri.' },
+        maxLength: CATEGORY_NAME_MAX_LENGTH,
+        errorMessage: {
+          maxLength: `Il nome può contenere al massimo ${CATEGORY_NAME_MAX_LENGTH} caratteri.`,
+        },
       }),
     },
     { additionalProperties: false },

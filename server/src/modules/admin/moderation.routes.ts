@@ -58,7 +58,9 @@ const Decision = Type.Object({
 
 /**
  * D4: the reason arrives as raw text even when the content type says JSON. Accepted: a JSON
- * string, a JSON object with `reason`, or plain text; anything else is taken as typed.
+ * string, a JSON object with `reason`, or plain text. JSON null, or an object or a list
+ * without a `reason` string, is no reason (its JSON is never mailed as one); anything else (a
+ * number, text that is not JSON) is taken as typed.
  */
 export function parseReason(body: string): string {
   const text = body.trim();
@@ -66,8 +68,8 @@ export function parseReason(body: string): string {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'string') return parsed;
-    if (typeof parsed === 'object' && parsed !== null && 'reason' in parsed) {
-      const reason = parsed.reason;
+    if (typeof parsed === 'object') {
+      const reason = parsed !== null && 'reason' in parsed ? parsed.reason : undefined;
       return typeof reason === 'string' ? reason : '';
     }
   } catch {

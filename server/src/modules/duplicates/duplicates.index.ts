@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import * as repo from './duplicates.repository.js';
 import type { PairRow } from './duplicates.repository.js';
 import {
@@ -79,7 +80,7 @@ export function createDuplicateIndex(db: Kysely<Database>) {
       await repo.insertPairs(db, pairs);
     } catch (error) {
       // One of the images was deleted since the lookup: store the pairs that still stand.
-      if (!repo.isForeignKeyViolation(error)) throw error;
+      if (!isForeignKeyViolation(error)) throw error;
       const alive = new Set(
         await repo.existingIds(
           db,

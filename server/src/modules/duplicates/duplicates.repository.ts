@@ -87,13 +87,6 @@ export interface PairRow {
   similarity: number;
 }
 
-/** True when a write referred to a row that is gone (an image deleted meanwhile). */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  // better-sqlite3: SQLITE_CONSTRAINT_FOREIGNKEY; pg: SQLSTATE 23503.
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
-}
-
 /** Stores verified pairs; a pair already stored (found from both sides at once) is kept. */
 export async function insertPairs(db: Executor, rows: readonly PairRow[]): Promise<void> {
   for (const part of chunks(rows)) {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
+import { errorResponses, IsoDateTime, RowId } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
 import { MAX_DISMISSED_IMAGES } from './duplicates.service.js';
@@ -40,9 +40,7 @@ const Group = Type.Object({
 const DismissBody = Type.Object(
   {
     image_ids: Type.Array(
-      Type.Integer({
-        minimum: 1,
-        maximum: 2_147_483_647,
+      RowId({
         errorMessage: 'Gli id delle immagini devono essere numeri interi positivi.',
       }),
       {

@@ -1,4 +1,5 @@
 import { badRequest } from '../../lib/errors.js';
+import { MAX_ROW_ID } from '../../lib/schemas.js';
 
 /*
  * Keyset pagination of the galleries (issue 8, goal 2). A page is continued from the last
@@ -22,7 +23,6 @@ export interface GalleryPosition {
 
 /** Exactly what Date.prototype.toISOString() writes: the stored timestamps' only shape. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const MAX_ID = 2_147_483_647;
 
 export function encodeCursor(position: GalleryPosition): string {
   return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
@@ -46,7 +46,7 @@ export function decodeCursor(cursor: string): GalleryPosition {
     typeof id !== 'number' ||
     !Number.isInteger(id) ||
     id < 1 ||
-    id > MAX_ID
+    id > MAX_ROW_ID
   ) {
     throw badRequest(CURSOR_MESSAGES.invalid);
   }

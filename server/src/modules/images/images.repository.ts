@@ -407,7 +407,7 @@ export async function allTimeBestImageIds(
  */
 export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
   let query = selectImages(db);
-  const cleaned = term.trim().toLowerCase();
+  const cleaned = term.normalize('NFC').trim().toLowerCase();
   if (cleaned !== '') {
     const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const like = (column: string) =>

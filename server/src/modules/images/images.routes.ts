@@ -58,10 +58,6 @@ function toGalleryPage(
   return { ...page, after: decodeCursor(query.cursor) };
 }
 
-const UserIdParams = Type.Object({
-  id: Type.Integer({ title: 'id', minimum: 1, maximum: 2_147_483_647 }),
-});
-
 const InteractionBody = Type.Object(
   {
     id_tipo_interazione: Type.Integer({
@@ -436,7 +432,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['users'],
         summary: 'Liked images: only for the user themself, likes are private (D5)',
-        params: UserIdParams,
+        params: IdParams,
         querystring: CursorGalleryQuery,
         response: { 200: GalleryList, ...errorResponses(400, 401, 403) },
       },
@@ -459,7 +455,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['users'],
         summary: 'A user’s approved images, newest first, with hasMore',
-        params: UserIdParams,
+        params: IdParams,
         querystring: CursorProfileQuery,
         response: { 200: ProfileGalleryList, ...errorResponses(400, 401, 404) },
       },

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { IsoDateTime } from '../../lib/schemas.js';
+import { IsoDateTime, RowId } from '../../lib/schemas.js';
 
 /** SPEC §9 page sizes; D2: at most 120, larger values are clamped. */
 export const MAX_PAGE_SIZE = 120;
@@ -32,9 +32,7 @@ export function galleryQuery(defaultLimit: number) {
   });
 }
 
-export const IdParams = Type.Object({
-  id: Type.Integer({ title: 'id', minimum: 1, maximum: 2_147_483_647 }),
-});
+export const IdParams = Type.Object({ id: RowId({ title: 'id' }) });
 
 const CategoryRef = Type.Object({ id_categoria: Type.Integer(), nome: Type.String() });
 const TagRef = Type.Object({ id_tag: Type.Integer(), nome: Type.String() });

@@ -87,3 +87,13 @@ export async function deleteImageRow(db: Executor, id: number): Promise<void> {
 export async function setTitle(db: Executor, id: number, title: string | null): Promise<void> {
   await db.updateTable('images').set({ titolo_img: title }).where('id_image', '=', id).execute();
 }
+
+/** Whether the uploader asked for their account's erasure (D9), which will take the image too. */
+export async function uploaderLeaving(db: Executor, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('deletion_requested_at')
+    .where('id_utente', '=', userId)
+    .executeTakeFirst();
+  return row?.deletion_requested_at !== null && row?.deletion_requested_at !== undefined;
+}

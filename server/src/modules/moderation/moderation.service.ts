@@ -4,10 +4,12 @@ import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
 import { deleteImageFiles } from '../images/images.storage.js';
 import type { ImagesService } from '../images/images.service.js';
 import { createSearchService } from '../search/search.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationTarget } from './moderation.repository.js';
 
@@ -15,6 +17,8 @@ export const MODERATION_MESSAGES = {
   notFound: 'Immagine non trovata',
   notPending: 'L’immagine non è più in attesa di approvazione: qualcuno l’ha già esaminata.',
   defaultReason: 'Nessun motivo specificato',
+  uploaderLeaving:
+    'L’autore ha chiesto di eliminare il suo account: l’immagine verrà cancellata con esso.',
 } as const;
 
 export const REJECTION_REASON_MAX_LENGTH = 1000;
@@ -58,6 +62,10 @@ export function createModerationService(
     const image = await db.transaction().execute(async (trx) => {
       const image = await repo.lockTarget(trx, dialect, found.id_image, 'change');
       if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+      // Its erasure is on its way (D9): publishing it now would show it until then.
+      if (decision === 'approved' && (await repo.uploaderLeaving(trx, image.id_utente))) {
+        throw badRequest(MODERATION_MESSAGES.uploaderLeaving);
+      }
       const decided = await repo.decide(trx, image.id_image, {
         status: decision,
         rejection_reason: decision === 'rejected' ? reason : null,
@@ -85,7 +93,7 @@ export function createModerationService(
         filename,
         admin,
         'rejected',
-        reason.trim().slice(0, REJECTION_REASON_MAX_LENGTH) || MODERATION_MESSAGES.defaultReason,
+        cleanParagraphs(reason, REJECTION_REASON_MAX_LENGTH) || MODERATION_MESSAGES.defaultReason,
       ),
 
     /** An administrator's edit (D7): title, category and tags (names, created when missing). */
@@ -101,7 +109,7 @@ export function createModerationService(
         const image = await repo.lockTarget(trx, dialect, id, 'change');
         if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
         if (changes.titolo_img !== undefined) {
-          const title = changes.titolo_img.normalize('NFC').replace(/\s+/gu, ' ').trim();
+          const title = cleanLine(changes.titolo_img, TITLE_MAX_LENGTH);
           await repo.setTitle(trx, id, title === '' ? null : title);
         }
         await deps.taxonomy.recategorise(

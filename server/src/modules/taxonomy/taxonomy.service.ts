@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
+import { cleanLine } from '../../lib/typed-text.js';
 import * as repo from './taxonomy.repository.js';
 import type { Taxonomy, TaxonomyRow } from './taxonomy.repository.js';
 
@@ -11,6 +12,7 @@ export const TAXONOMY_MESSAGES = {
   categoryNotFound: 'Categoria non trovata',
   tagNotFound: 'Tag non trovato',
   blankName: 'Il nome non può essere vuoto.',
+  missingCategory: 'La categoria scelta non esiste.',
   categoryExists: 'Esiste già una categoria con questo nome.',
   tagExists: 'Esiste già un tag con questo nome.',
   uncategorisedProtected: 'La categoria "Non categorizzata" non può essere eliminata.',
@@ -19,6 +21,8 @@ export const TAXONOMY_MESSAGES = {
 /** Category 1 exists always (D4, D6). */
 export const UNCATEGORISED_ID = 1;
 export const TAG_NAME_MAX_LENGTH = 50;
+/** What the back-office's name field takes (admin.routes NameBody). */
+export const CATEGORY_NAME_MAX_LENGTH = 60;
 export const MAX_TAGS_PER_IMAGE = 10;
 
 export const toCategory = (row: TaxonomyRow) => ({
@@ -37,21 +41,8 @@ export const toTag = (row: TaxonomyRow) => ({
 
 /** A tag name as people type it: '#Roma ' and 'roma' are the same tag. */
 export function cleanTagName(value: string): string {
-  const name = value.normalize('NFC').replace(/^#+/u, '').replace(/\s+/gu, ' ').trim();
-  // Cut between whole characters as a reader sees them (a flag, an emoji with its skin tone
-  // or joined parts), within the length counted in code points as the database does: a cut
-  // through an emoji's two halves kept half of it, which each engine stored differently.
-  let kept = '';
-  let length = 0;
-  for (const { segment } of GRAPHEMES.segment(name)) {
-    length += Array.from(segment).length;
-    if (length > TAG_NAME_MAX_LENGTH) break;
-    kept += segment;
-  }
-  return kept.trimEnd();
+  return cleanLine(value.normalize('NFC').replace(/^#+/u, ''), TAG_NAME_MAX_LENGTH);
 }
-
-const GRAPHEMES = new Intl.Segmenter('it', { granularity: 'grapheme' });
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
 
@@ -125,7 +116,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
 
   function cleanName(taxonomy: Taxonomy, name: string): string {
     const nome =
-      taxonomy === 'tags' ? cleanTagName(name) : name.normalize('NFC').replace(/\s+/gu, ' ').trim();
+      taxonomy === 'tags' ? cleanTagName(name) : cleanLine(name, CATEGORY_NAME_MAX_LENGTH);
     if (nome === '') throw badRequest(TAXONOMY_MESSAGES.blankName);
     return nome;
   }
@@ -218,7 +209,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
       changes.id_categoria !== undefined &&
       (await repo.findById(tx, 'categories', changes.id_categoria)) === undefined
     ) {
-      throw badRequest('La categoria scelta non esiste.');
+      throw badRequest(TAXONOMY_MESSAGES.missingCategory);
     }
     if (image.approved) await adjustApprovedCounts(tx, image.id_image, image.id_categoria, -1);
     const categoryId = changes.id_categoria ?? image.id_categoria;

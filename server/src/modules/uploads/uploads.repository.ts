@@ -1,6 +1,7 @@
-import type { Executor } from '../../db/executor.js';
 import type { Insertable } from 'kysely';
-import type { ImagesTable } from '../../db/tables.js';
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import type { ImagesTable, UserRow } from '../../db/tables.js';
 
 export async function insertImage(db: Executor, image: Insertable<ImagesTable>): Promise<number> {
   const row = await db
@@ -20,4 +21,23 @@ export async function countPending(db: Executor, userId: number): Promise<number
     .where('status', '=', 'pending')
     .executeTakeFirstOrThrow();
   return row.n;
+}
+
+/**
+ * The uploader's row as it is now, held until the upload's transaction ends: an account
+ * closed or a pending image counted meanwhile by another upload of the same user waits for
+ * it (PostgreSQL; SQLite's transactions hold the write lock from their start). FOR NO KEY
+ * UPDATE, like the administrators' lock, so the rows that refer to the user are not held up.
+ */
+export function lockUploader(
+  trx: Executor,
+  dialect: Dialect,
+  userId: number,
+): Promise<Pick<UserRow, 'is_active' | 'deletion_requested_at'> | undefined> {
+  return trx
+    .selectFrom('users')
+    .select(['is_active', 'deletion_requested_at'])
+    .where('id_utente', '=', userId)
+    .$if(dialect === 'postgres', (query) => query.forNoKeyUpdate())
+    .executeTakeFirst();
 }

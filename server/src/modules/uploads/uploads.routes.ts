@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { holdsNul, NUL_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
 import { badRequest, HttpError } from '../../lib/errors.js';
-import { errorResponses } from '../../lib/schemas.js';
+import { errorResponses, MAX_ROW_ID } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { UNCATEGORISED_ID } from '../taxonomy/taxonomy.service.js';
 import { DEFAULT_UPLOAD_LIMIT_BYTES, parseTagsField, UPLOAD_MESSAGES } from './uploads.service.js';
@@ -65,7 +65,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         summary:
           'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
         consumes: ['multipart/form-data'],
-        response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415, 507) },
+        response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415, 429, 507) },
       },
     },
     async (request, reply) => {
@@ -94,7 +94,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         categoryField === undefined || categoryField.trim() === ''
           ? UNCATEGORISED_ID
           : Number(categoryField);
-      if (!Number.isSafeInteger(categoryId) || categoryId < 1) {
+      if (!Number.isInteger(categoryId) || categoryId < 1 || categoryId > MAX_ROW_ID) {
         throw badRequest(UPLOAD_MESSAGES.badCategory);
       }
 

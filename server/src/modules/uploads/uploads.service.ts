@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
-import { isDatabaseUnavailable } from '../../db/errors.js';
+import type { Dialect } from '../../db/database.js';
+import type { Executor } from '../../db/executor.js';
+import { isDatabaseUnavailable, whenRowGone } from '../../db/errors.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { HttpError, badRequest } from '../../lib/errors.js';
+import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
+import { HttpError, MESSAGES, badRequest, unauthorized } from '../../lib/errors.js';
 import {
   detectUploadType,
   ImageRejectedError,
@@ -12,13 +15,15 @@ import {
 } from '../../lib/imaging.js';
 import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
-import { countPending, insertImage } from './uploads.repository.js';
+import { isUsable } from '../users/users.service.js';
+import { countPending, insertImage, lockUploader } from './uploads.repository.js';
 import { enqueueFullSize } from '../../jobs/full-size/full-size.job.js';
 
 /** SPEC §5 and §9: 5 MB. */
 export const DEFAULT_UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 export const TITLE_MAX_LENGTH = 200;
 export const DESCRIPTION_MAX_LENGTH = 2000;
+const ORIGINAL_FILENAME_MAX_LENGTH = 255;
 
 /**
  * A size limit as people read it: '5MB', '2,5MB', '500KB'. Rounded down, so the message never
@@ -63,13 +68,7 @@ export type UploadsService = ReturnType<typeof createUploadsService>;
 /** The title an upload gets: the one sent, or the file's name without its extension. */
 export function cleanTitle(title: string | undefined, originalFilename: string | undefined) {
   const source = title ?? originalFilename ?? '';
-  const cleaned = source
-    .normalize('NFC')
-    .replace(/\.(jpe?g|png|webp)$/i, '')
-    .replace(/[\p{Cc}\p{Cf}]/gu, '')
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .slice(0, TITLE_MAX_LENGTH);
+  const cleaned = cleanLine(source.replace(/\.(jpe?g|png|webp)$/i, ''), TITLE_MAX_LENGTH);
   return cleaned === '' ? null : cleaned;
 }
 
@@ -94,12 +93,27 @@ export function parseTagsField(value: string | undefined): string[] {
 
 export function createUploadsService(
   db: Kysely<Database>,
+  dialect: Dialect,
   clock: Clock,
   dataDir: string,
   taxonomy: TaxonomyService,
   jobs: { wake(): void },
   maxPending: number,
 ) {
+  async function checkPendingRoom(executor: Executor, userId: number): Promise<void> {
+    if ((await countPending(executor, userId)) >= maxPending) {
+      throw new HttpError(429, UPLOAD_MESSAGES.tooManyPending(maxPending));
+    }
+  }
+
+  async function checkCategory(categoryId: number): Promise<void> {
+    try {
+      await taxonomy.getCategory(categoryId);
+    } catch {
+      throw badRequest(UPLOAD_MESSAGES.badCategory);
+    }
+  }
+
   return {
     /**
      * D4: the type from the bytes, a pixel bound, a re-encode that drops every piece of
@@ -109,16 +123,11 @@ export function createUploadsService(
      */
     async upload(user: UserRow, input: UploadInput) {
       if (input.bytes.length === 0) throw badRequest(UPLOAD_MESSAGES.empty);
-      if ((await countPending(db, user.id_utente)) >= maxPending) {
-        throw new HttpError(429, UPLOAD_MESSAGES.tooManyPending(maxPending));
-      }
+      // Checked first so a refused upload costs no decoding, and again where the row is written.
+      await checkPendingRoom(db, user.id_utente);
       const type = detectUploadType(input.bytes);
       if (type === undefined) throw new HttpError(415, UPLOAD_MESSAGES.unsupported);
-      try {
-        await taxonomy.getCategory(input.categoryId);
-      } catch {
-        throw badRequest(UPLOAD_MESSAGES.badCategory);
-      }
+      await checkCategory(input.categoryId);
 
       let processed;
       try {
@@ -139,30 +148,45 @@ export function createUploadsService(
       });
       let imageId: number;
       try {
-        imageId = await db.transaction().execute(async (trx) => {
-          const id = await insertImage(trx, {
-            filename,
-            original_filename: input.originalFilename?.slice(0, 255) ?? null,
-            titolo_img: cleanTitle(input.title, input.originalFilename),
-            description: input.description?.trim().slice(0, DESCRIPTION_MAX_LENGTH) || null,
-            id_utente: user.id_utente,
-            id_categoria: input.categoryId,
-            status: 'pending',
-            mime_type: UPLOAD_MIME_TYPES.webp,
-            // The display size stands in at the full-size URL until the job makes the file and
-            // records its size.
-            size_bytes: processed.display.length,
-            width: processed.width,
-            height: processed.height,
-            placeholder: processed.placeholder,
-            created_at: clock.now().toISOString(),
+        // A category deleted since it was checked fails the row's foreign key; looked at again
+        // once the transaction is over (SQLite's one connection is the transaction's until
+        // then, and PostgreSQL's transaction is aborted by the failure).
+        const store = () =>
+          db.transaction().execute(async (trx) => {
+            // The decoding took a while: the account may have been closed, or another upload
+            // of the same user may have taken the last pending place, in the meantime.
+            const uploader = await lockUploader(trx, dialect, user.id_utente);
+            if (uploader === undefined || !isUsable(uploader)) {
+              throw unauthorized(MESSAGES.invalidToken);
+            }
+            await checkPendingRoom(trx, user.id_utente);
+            const id = await insertImage(trx, {
+              filename,
+              original_filename:
+                input.originalFilename === undefined
+                  ? null
+                  : cleanLine(input.originalFilename, ORIGINAL_FILENAME_MAX_LENGTH),
+              titolo_img: cleanTitle(input.title, input.originalFilename),
+              description: cleanParagraphs(input.description ?? '', DESCRIPTION_MAX_LENGTH) || null,
+              id_utente: user.id_utente,
+              id_categoria: input.categoryId,
+              status: 'pending',
+              mime_type: UPLOAD_MIME_TYPES.webp,
+              // The display size stands in at the full-size URL until the job makes the file and
+              // records its size.
+              size_bytes: processed.display.length,
+              width: processed.width,
+              height: processed.height,
+              placeholder: processed.placeholder,
+              created_at: clock.now().toISOString(),
+            });
+            await taxonomy.assignTags(id, input.tags, trx);
+            // In the same transaction: an image is never left without its full size, nor (that
+            // job queues it) without its analysis.
+            await enqueueFullSize(trx, clock, { id_image: id, filename });
+            return id;
           });
-          await taxonomy.assignTags(id, input.tags, trx);
-          // In the same transaction: an image is never left without its full size, nor (that
-          // job queues it) without its analysis.
-          await enqueueFullSize(trx, clock, { id_image: id, filename });
-          return id;
-        });
+        imageId = await whenRowGone(store, () => checkCategory(input.categoryId));
       } catch (error) {
         // No row, no files: the upload leaves nothing behind. But when the connection to the
         // database broke, the commit may have happened all the same (only its answer lost):

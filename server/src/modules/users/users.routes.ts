@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
-import { errorResponses } from '../../lib/schemas.js';
+import { errorResponses, IsoDateTime, MAX_ROW_ID } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { RATE_LIMITS } from '../../plugins/security.js';
 import { toOwnUser } from './users.presenters.js';
 import { USER_MESSAGES } from './users.rules.js';
 import { OwnUser, UpdateMeBody, UpdateMeResponse } from './users.schemas.js';
 import Type from 'typebox';
-import { IsoDateTime } from '../../lib/schemas.js';
 import type { FastifyRequest } from 'fastify';
 
 /** A user id, or 'me' for the logged-in user (the client's /user/me route). */
@@ -30,14 +29,11 @@ const PublicProfile = Type.Object({
   is_following: Type.Boolean(),
 });
 
-/** The largest id a row can have (a 32-bit integer column on PostgreSQL). */
-const MAX_ID = 2_147_483_647;
-
 function resolveUserRef(request: FastifyRequest, ref: string): number {
   if (ref === 'me') return currentUser(request).id_utente;
   const id = Number(ref);
   // Ten digits pass the pattern but may exceed the column: such a user cannot exist.
-  if (id > MAX_ID) throw notFound(USER_MESSAGES.notFound);
+  if (id > MAX_ROW_ID) throw notFound(USER_MESSAGES.notFound);
   return id;
 }
 

@@ -43,7 +43,7 @@ export interface GeneratedAdministrator {
 export type UsersService = ReturnType<typeof createUsersService>;
 
 /** An account that may act: active and not waiting for erasure. */
-export function isUsable(user: UserRow): boolean {
+export function isUsable(user: Pick<UserRow, 'is_active' | 'deletion_requested_at'>): boolean {
   return user.is_active === 1 && user.deletion_requested_at === null;
 }
 
