@@ -262,7 +262,8 @@ describe('Gestione Tag', () => {
     await filter.fill('graffito del');
     await expect.poll(() => rowIds(page)).toEqual([created.id_tag]);
     await filter.fill('nessun tag si chiama così');
-    await page.getByText('Nessun tag trovato. Crea un nuovo tag per iniziare.').waitFor();
+    // Tags exist, none matches: not the invitation to create the first one.
+    await page.getByText('Nessun tag corrisponde alla ricerca').waitFor();
     await filter.fill('GRAFFITO');
     await expect.poll(() => rowIds(page)).toEqual([created.id_tag]);
 

@@ -342,18 +342,18 @@ describe('Gestione Utenti', () => {
     await context.close();
   });
 
-  it("shows the server's refusal when the administrator deletes themself", async () => {
+  it('offers no deletion of the administrator’s own row (D7), the others’ kept', async () => {
     const { context, page } = await openAsAdmin();
     await openList(page);
-    const row = await rowOf(page, 'admin');
-    await row.getByRole('button', { name: 'Elimina' }).click();
-    await page
-      .getByRole('dialog', { name: 'Elimina admin' })
-      .getByRole('button', { name: 'Elimina' })
-      .click();
-    await expectNotice(page, 'Non puoi eliminare il tuo account da qui: usa il tuo profilo.');
+    const own = await rowOf(page, 'admin');
+    await expect(own.getByRole('button', { name: 'Elimina' }).isDisabled()).resolves.toBe(true);
+    await expect(own.getByRole('button', { name: 'Modifica' }).isEnabled()).resolves.toBe(true);
+    const [other] = await demoUsers();
+    if (other === undefined) throw new Error('too few demo users');
+    const theirs = await rowOf(page, other.username);
+    await expect(theirs.getByRole('button', { name: 'Elimina' }).isEnabled()).resolves.toBe(true);
     expect((await apiUsers()).users.some((user) => user.username === 'admin')).toBe(true);
-    await screenshot(page, 'admin-users-self-delete-refused-desktop');
+    await screenshot(page, 'admin-users-own-row-desktop');
     await context.close();
   });
 

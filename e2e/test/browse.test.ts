@@ -216,6 +216,25 @@ describe('category and tag pages', () => {
     await page.getByRole('link', { name: 'Resta' }).waitFor();
     expect(await page.locator('main a[href^="/image/"]').count()).toBe(LOVE_TITLES.length);
     await expect(page.title()).resolves.toBe('Amore · Muri Parlanti');
+    // The strip marks the category on screen, and only it.
+    const strip = page.getByRole('navigation', { name: 'Categorie più popolari' });
+    await expect(
+      strip.getByRole('link', { name: /^Amore/ }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await expect(
+      strip.getByRole('link', { name: /^Di Protesta/ }).getAttribute('aria-current'),
+    ).resolves.toBeNull();
+    // The drawer lists them by the names people read, the empty one left out.
+    await page.getByRole('button', { name: 'Categorie', exact: true }).click();
+    const drawer = page.getByRole('navigation', { name: 'Tutte le categorie' });
+    await drawer.getByRole('link').first().waitFor();
+    await expect(drawer.getByRole('link').allInnerTexts()).resolves.toEqual([
+      'Amore',
+      'Di Protesta',
+      'Non categorizzata',
+    ]);
+    await page.getByRole('button', { name: 'Chiudi categorie' }).click();
+    await drawer.waitFor({ state: 'hidden' });
     await imagesLoaded(page);
     await expectNoSideScroll(page);
     await screenshot(page, 'browse-category-desktop');

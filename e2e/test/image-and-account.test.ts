@@ -142,14 +142,26 @@ describe('registration', () => {
       'La password deve essere di almeno 8 caratteri',
     );
 
-    // The server's 400 detail: the name belongs to somebody else.
-    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(author.username);
+    // An address without its domain is said at once, on the field it is about.
+    const email = page.getByRole('textbox', { name: 'Email', exact: true });
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('password-lunga');
     await page
       .getByRole('textbox', { name: 'Conferma Password', exact: true })
       .fill('password-lunga');
+    await email.fill(`${username}@example`);
+    await page.getByRole('button', { name: 'Registrati' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Inserisci un indirizzo email valido.',
+    );
+    await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
+    await email.fill(`${username}@example.it`);
+
+    // The server's 400 detail: the name belongs to somebody else; the fields it is about marked.
+    const name = page.getByRole('textbox', { name: 'Username', exact: true });
+    await name.fill(author.username);
     await page.getByRole('button', { name: 'Registrati' }).click();
     await page.getByText('Username o email già in uso').waitFor();
+    await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
 
     await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
     await page.getByRole('button', { name: 'Registrati' }).click();

@@ -7,11 +7,12 @@ import { BrowserRouter, useRoutes } from 'react-router';
 import { prefetchFirstScreen } from './app/prefetch.js';
 import { preloadPage, routes } from './app/router.js';
 import { createAppTheme } from './app/theme.js';
+import { worthRetrying } from './lib/api.js';
 import { nextTask } from './lib/nextTask.js';
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 },
+    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: worthRetrying },
   },
 });
 

@@ -251,7 +251,7 @@ const SOURCE: readonly (readonly [category: string, label: string, entries: read
     ],
   ],
   [
-    'messaggi_citta',
+    'messaggi_città',
     'Città',
     [
       ['Roma caput mundi', ['roma']],

@@ -1,6 +1,6 @@
 import { Box } from '@mui/material';
-import { useDeferredValue, useRef } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { useDeferredValue, useLayoutEffect, useRef } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { useCategories } from '../features/categories/api.js';
 import { categoryDisplayName } from '../lib/format.js';
 
@@ -13,11 +13,24 @@ export function CategoryStrip() {
   // Nothing drawn yet, but a list on its way or being drawn (a refetch keeps the old one).
   const isPending = data === undefined && (categories.isPending || categories.data !== undefined);
   const strip = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // Marked by hand, not by fifty NavLinks each matching the location (goal 8's blocking time).
+  const currentId = /^\/category\/(\d+)$/.exec(pathname)?.[1];
   const drag = useRef<{ x: number; scroll: number; moved: boolean } | null>(null);
   const top = [...(data ?? [])]
     .filter((category) => category.count > 0)
     .sort((a, b) => b.count - a.count)
     .slice(0, 50);
+  // The category shown below brought into the strip's view: the fortieth
+  // would otherwise sit out of sight. Only the strip scrolls, never the page.
+  useLayoutEffect(() => {
+    const current = strip.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (strip.current === null || current === null || current === undefined) return;
+    const { offsetLeft, offsetWidth } = current;
+    const { clientWidth, scrollLeft } = strip.current;
+    if (offsetLeft >= scrollLeft && offsetLeft + offsetWidth <= scrollLeft + clientWidth) return;
+    strip.current.scrollLeft = offsetLeft - (clientWidth - offsetWidth) / 2;
+  }, [pathname, top.length]);
   // Its height while the categories are on their way (12 + 4 + 32 + 8 px: padding, the badge's
   // margin, a chip): drawn after the page below it, the strip pushed it down (goal 8: the home
   // page's occasional CLS of 0.020 on a phone).
@@ -73,6 +86,7 @@ export function CategoryStrip() {
           transition: 'background-color 150ms',
           '&:hover': { bgcolor: 'action.hover' },
           '&:focus-visible': { bgcolor: 'action.focus', outline: 'none' },
+          '&[aria-current="page"]': { bgcolor: 'action.selected', borderColor: 'secondary.main' },
         },
         '& .count': {
           position: 'absolute',
@@ -98,7 +112,11 @@ export function CategoryStrip() {
         // An outlined chip with its count badge, as MUI's Chip and Badge draw them, made of
         // plain elements styled once by the strip: fifty Chips and Badges (with their ripples)
         // were a good part of the first render's blocking time on a phone (goal 8).
-        <RouterLink key={category.id_categoria} to={`/category/${category.id_categoria}`}>
+        <RouterLink
+          key={category.id_categoria}
+          to={`/category/${category.id_categoria}`}
+          aria-current={String(category.id_categoria) === currentId ? 'page' : undefined}
+        >
           {categoryDisplayName(category.nome)}
           {/* The space keeps the link's name 'Rabbia 6', not 'Rabbia6'; a badge shows none. */}
           <span className="count">{` ${category.count > 999 ? '999+' : String(category.count)}`}</span>

@@ -71,6 +71,18 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
   );
 }
 
+/**
+ * The categories a visitor can browse, by the names they read ('Politico' among the P's, not
+ * after 'Viaggio' as its stored 'messaggio_politico' sorted); an empty one would only lead to
+ * 'Nessuna immagine trovata per questa categoria'.
+ */
+function inDrawerOrder<C extends { nome: string; count: number }>(categories: readonly C[]) {
+  return categories
+    .filter((category) => category.count > 0)
+    .map((category) => ({ ...category, shown: categoryDisplayName(category.nome) }))
+    .sort((a, b) => a.shown.localeCompare(b.shown, 'it'));
+}
+
 export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { data } = useCategories();
   // Header.tsx mounts the drawer when it is first wanted, already open; MUI skips the slide of
@@ -84,7 +96,10 @@ export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: ()
       anchor="top"
       open={open && mounted}
       onClose={onClose}
-      slotProps={{ paper: { sx: { height: '100%', bgcolor: 'background.default' } } }}
+      // Without MUI's lighter overlay for raised surfaces, which turned the page's own colour grey.
+      slotProps={{
+        paper: { sx: { height: '100%', bgcolor: 'background.default', backgroundImage: 'none' } },
+      }}
     >
       <Box sx={{ p: 3, maxWidth: 900, mx: 'auto', width: '100%' }}>
         <Box sx={{ display: 'flex', alignItems: 'center', mb: 3 }}>
@@ -95,8 +110,12 @@ export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: ()
             <CloseIcon />
           </IconButton>
         </Box>
-        <Box component="nav" sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1.5 }}>
-          {(data ?? []).map((category) => (
+        <Box
+          component="nav"
+          aria-label="Tutte le categorie"
+          sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1.5 }}
+        >
+          {inDrawerOrder(data ?? []).map((category) => (
             <Link
               key={category.id_categoria}
               component={RouterLink}
@@ -111,7 +130,7 @@ export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: ()
                 '&:hover': { color: 'secondary.main' },
               }}
             >
-              {categoryDisplayName(category.nome)}
+              {category.shown}
             </Link>
           ))}
         </Box>

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, errorMessage, failureOf, parseBody, settle, uploadPercent } from './api.js';
+import {
+  ApiError,
+  errorMessage,
+  failureOf,
+  parseBody,
+  settle,
+  uploadPercent,
+  worthRetrying,
+} from './api.js';
 
 /** A localStorage stand-in, so the session's storage can be watched from node. */
 function stubStorage(initial: Record<string, string>) {
@@ -14,6 +22,17 @@ function stubStorage(initial: Record<string, string>) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+});
+
+describe('worthRetrying', () => {
+  it('tries a failed read once more only when another try may answer otherwise', () => {
+    expect(worthRetrying(0, new TypeError('Failed to fetch'))).toBe(true);
+    expect(worthRetrying(0, new ApiError(503, undefined))).toBe(true);
+    expect(worthRetrying(0, new ApiError(429, undefined))).toBe(true);
+    expect(worthRetrying(0, new ApiError(404, 'Categoria non trovata'))).toBe(false);
+    expect(worthRetrying(0, new ApiError(403, undefined))).toBe(false);
+    expect(worthRetrying(1, new ApiError(503, undefined))).toBe(false);
+  });
 });
 
 describe('parseBody', () => {

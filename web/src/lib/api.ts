@@ -11,6 +11,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether a failed read is worth one more try: a network failure or the server's own trouble
+ * (5xx, 429) may pass, but a 404 or 403 will answer the same again and only delays its
+ * message ('Categoria non trovata' came after two round trips).
+ */
+export function worthRetrying(failures: number, error: unknown): boolean {
+  if (failures >= 1) return false;
+  if (!(error instanceof ApiError)) return true;
+  return error.status >= 500 || error.status === 429;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;

@@ -29,6 +29,20 @@ interface Problem {
   fields: Field[];
 }
 
+/** The same message the server gives (D2), said before the round trip. */
+const BAD_EMAIL = 'Inserisci un indirizzo email valido.';
+/** Something, an @, something with a dot: what any address the server accepts looks like. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The fields a server's refusal is about, so they are marked as the browser's own checks are. */
+function fieldsOf(detail: string): Field[] {
+  if (detail.startsWith('Username o email')) return ['username', 'email'];
+  if (detail.startsWith('Lo username')) return ['username'];
+  if (detail === BAD_EMAIL) return ['email'];
+  if (detail.startsWith('La password')) return ['password', 'confirm'];
+  return [];
+}
+
 function failureMessage(error: unknown): string {
   // SPEC §8: a 400 carries what is wrong ('Username o email già in uso', a bad e-mail...); a
   // closed registration (403) or the rate limit (429) say so too.
@@ -62,7 +76,11 @@ export default function RegisterPage() {
     const empty = (['username', 'email', 'password', 'confirm'] as const).filter(
       (field) => form[field].trim() === '',
     );
-    if (empty.length > 0) return { message: 'Compila tutti i campi.', fields: empty };
+    if (empty.length > 0) {
+      // The box left unticked is marked with the empty fields, not found only after them.
+      return { message: 'Compila tutti i campi.', fields: adult ? empty : [...empty, 'age'] };
+    }
+    if (!EMAIL_SHAPE.test(form.email.trim())) return { message: BAD_EMAIL, fields: ['email'] };
     if (form.password !== form.confirm) {
       return { message: 'Le password non coincidono', fields: ['confirm'] };
     }
@@ -91,7 +109,8 @@ export default function RegisterPage() {
       {
         onSuccess: () => void navigate('/', { replace: true }),
         onError: (error) => {
-          setProblem({ message: failureMessage(error), fields: [] });
+          const message = failureMessage(error);
+          setProblem({ message, fields: fieldsOf(message) });
         },
       },
     );

@@ -98,7 +98,21 @@ export function AdminGrid<Row extends GridValidRowModel>({
         {...(onSelectionChange === undefined
           ? {}
           : { onRowSelectionModelChange: onSelectionChange })}
-        sx={{ bgcolor: 'background.paper' }}
+        sx={{
+          bgcolor: 'background.paper',
+          // The actions stay in view at the right edge (SPEC puts them last): with every column
+          // of 'Gestione Utenti' or 'Gestione Immagini' a grid is twice as wide as a laptop's
+          // screen, and they were out of sight without a sign they were there. The community
+          // grid has no pinned columns, so the cells stick by CSS over the scrolled ones.
+          '& .MuiDataGrid-cell[data-field="actions"], & .MuiDataGrid-columnHeader[data-field="actions"]':
+            {
+              position: 'sticky',
+              right: 0,
+              zIndex: 1,
+              bgcolor: 'background.paper',
+              boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.8)',
+            },
+        }}
       />
     </div>
   );

@@ -41,7 +41,7 @@ export function AdminPage({
           {title}
         </Typography>
         {actions === undefined ? null : (
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+          <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
             {actions}
           </Stack>
         )}

@@ -88,6 +88,8 @@ interface TaxonomyManagerProps<Row extends TaxonomyItem> {
   filter?: {
     placeholder: string;
     apply: (rows: readonly Row[], needle: string) => readonly Row[];
+    /** The grid's text when the list has entries but none matches ('Crea…' would mislead). */
+    noMatch: string;
   };
   /** Shown between the title and the grid, from the whole loaded list. */
   summary?: (rows: readonly Row[]) => ReactNode;
@@ -336,7 +338,7 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
         loading={list.isFetching}
         selection={selection}
         onSelectionChange={setSelection}
-        emptyText={texts.empty}
+        emptyText={all.length === 0 || filter === undefined ? texts.empty : filter.noMatch}
         {...(rowHeight === undefined ? {} : { rowHeight })}
       />
       {editing === null ? null : (

@@ -53,7 +53,11 @@ const NAME_COLUMNS: GridColDef<AdminTag>[] = [
   },
 ];
 
-const FILTER = { placeholder: 'Cerca tag...', apply: filterTagsByName };
+const FILTER = {
+  placeholder: 'Cerca tag...',
+  apply: filterTagsByName,
+  noMatch: 'Nessun tag corrisponde alla ricerca',
+};
 
 function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (

@@ -17,6 +17,7 @@ import { userColumns } from '../features/users/userColumns.js';
 import { UserDialog } from '../features/users/UserDialog.js';
 import { noticeFromState } from '../features/users/userForm.js';
 import { useUsers } from '../features/users/users.js';
+import { getUser } from '../../lib/session.js';
 import { adminErrorMessage } from '../shape.js';
 import type { AdminUser } from '../types.js';
 
@@ -54,6 +55,7 @@ export default function UsersPage() {
   const columns = useMemo(
     () =>
       userColumns({
+        selfId: getUser()?.id_utente,
         onEdit: setEditing,
         onDelete: (user) => {
           setDeleting(user);

@@ -8,6 +8,8 @@ import type { AdminUser } from '../../types.js';
 interface UserActions {
   onEdit: (user: AdminUser) => void;
   onDelete: (user: AdminUser) => void;
+  /** The administrator looking: D7 lets nobody delete themself from this list. */
+  selfId: number | undefined;
 }
 
 const count = (
@@ -22,7 +24,7 @@ const count = (
 });
 
 /** The columns of 'Gestione Utenti' (SPEC §2), plus the account state an administrator needs. */
-export function userColumns({ onEdit, onDelete }: UserActions): GridColDef<AdminUser>[] {
+export function userColumns({ onEdit, onDelete, selfId }: UserActions): GridColDef<AdminUser>[] {
   return [
     { field: 'id_utente', headerName: 'ID', type: 'number', width: 80 },
     { field: 'username', headerName: 'Username', minWidth: 150, flex: 1 },
@@ -78,6 +80,7 @@ export function userColumns({ onEdit, onDelete }: UserActions): GridColDef<Admin
           <GridActionsCellItem
             icon={<DeleteIcon />}
             label="Elimina"
+            disabled={params.row.id_utente === selfId}
             onClick={() => {
               onDelete(params.row);
             }}
