@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { holdDeletion, holdWrite } from './helpers/held-write.js';
 import { createCategory, publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
@@ -449,6 +450,47 @@ describe('images, categories and tags', () => {
       asAdmin('PUT', `/api/admin/approve-image/${moving.filename}`),
     ]);
     expect([await countOf(cat), await countOf(other)]).toEqual([1, 1]);
+  });
+
+  describe('a category deleted while an image moves into it', () => {
+    // The other side is held open in another process for longer than the request takes.
+    const HOLD_MS = 400;
+    const categoryOf = async (id: number) =>
+      (
+        await t.app.ctx.database.db
+          .selectFrom('images')
+          .select('id_categoria')
+          .where('id_image', '=', id)
+          .executeTakeFirstOrThrow()
+      ).id_categoria;
+
+    it('deletes the category and moves the image to 1 when the move came first', async () => {
+      const doomed = await createCategory(t.app, 'messaggi_in_trasloco');
+      const image = await publishedImage(t.app, user);
+      const move = await holdWrite(
+        t.config.database,
+        [['UPDATE images SET id_categoria = ? WHERE id_image = ?', [doomed, image.id_image]]],
+        HOLD_MS,
+      );
+      const removed = await asAdmin('DELETE', `/api/admin/categories/${doomed}`);
+      await move.committed;
+      expect(removed.statusCode).toBe(200);
+      expect(await categoryOf(image.id_image)).toBe(1);
+    });
+
+    it('refuses the move with a 400 when the deletion came first', async () => {
+      const doomed = await createCategory(t.app, 'messaggi_svaniti');
+      const image = await publishedImage(t.app, user);
+      const before = await categoryOf(image.id_image);
+      const deletion = await holdDeletion(t.config.database, 'categories', doomed, HOLD_MS);
+      const edit = await asAdmin('PUT', `/api/admin/images/${image.id_image}`, {
+        id_categoria: doomed,
+      });
+      await deletion.committed;
+      expect(edit.statusCode).toBe(400);
+      expect(edit.json()).toEqual({ detail: 'La categoria scelta non esiste.' });
+      expect(await categoryOf(image.id_image)).toBe(before);
+    });
   });
 
   it("moves an approval's count along when its category is deleted at the same moment", async () => {

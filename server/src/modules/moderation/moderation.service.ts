@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
+import { whenRowGone } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -105,19 +106,31 @@ export function createModerationService(
         tags?: string[] | undefined;
       },
     ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const image = await repo.lockTarget(trx, dialect, id, 'change');
-        if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
-        if (changes.titolo_img !== undefined) {
-          const title = cleanLine(changes.titolo_img, TITLE_MAX_LENGTH);
-          await repo.setTitle(trx, id, title === '' ? null : title);
+      const edit = () =>
+        db.transaction().execute(async (trx) => {
+          const image = await repo.lockTarget(trx, dialect, id, 'change');
+          if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+          if (changes.titolo_img !== undefined) {
+            const title = cleanLine(changes.titolo_img, TITLE_MAX_LENGTH);
+            await repo.setTitle(trx, id, title === '' ? null : title);
+          }
+          await deps.taxonomy.recategorise(
+            trx,
+            {
+              id_image: id,
+              id_categoria: image.id_categoria,
+              approved: image.status === 'approved',
+            },
+            { id_categoria: changes.id_categoria, tags: changes.tags },
+          );
+          await createSearchService(trx, dialect).reindexImage(id);
+        });
+      // A category deleted while the edit moved the image into it fails the row's foreign key
+      // (PostgreSQL): answered as for a category that did not exist.
+      await whenRowGone(edit, async () => {
+        if (changes.id_categoria !== undefined) {
+          await deps.taxonomy.requireCategory(changes.id_categoria);
         }
-        await deps.taxonomy.recategorise(
-          trx,
-          { id_image: id, id_categoria: image.id_categoria, approved: image.status === 'approved' },
-          { id_categoria: changes.id_categoria, tags: changes.tags },
-        );
-        await createSearchService(trx, dialect).reindexImage(id);
       });
     },
 

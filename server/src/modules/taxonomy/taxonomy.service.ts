@@ -53,6 +53,13 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     return row;
   }
 
+  /** The category an image is to be put in exists, or a 400 that says it does not. */
+  async function requireCategory(id: number, tx: Executor = db): Promise<void> {
+    if ((await repo.findById(tx, 'categories', id)) === undefined) {
+      throw badRequest(TAXONOMY_MESSAGES.missingCategory);
+    }
+  }
+
   async function getTag(id: number): Promise<TaxonomyRow> {
     const row = await repo.findById(db, 'tags', id);
     if (row === undefined) throw notFound(TAXONOMY_MESSAGES.tagNotFound);
@@ -174,9 +181,13 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
         // Read now, locked: what approvals committed before is in the count moved to 1.
         const row = await repo.lockById(trx, dialect, taxonomy, id);
         if (row === undefined) throw notFoundFor(taxonomy);
+        // An image moved into the category by an edit or an upload that held the row until
+        // now was not there for the first move; none can enter it any more (its writer would
+        // wait for this lock, then find the category gone).
+        const late = await repo.moveImagesToCategory(trx, id, UNCATEGORISED_ID);
         await repo.adjustCount(trx, 'categories', [UNCATEGORISED_ID], row.image_count);
         await repo.remove(trx, taxonomy, id);
-        return images;
+        return [...images, ...late];
       }
       if ((await repo.findById(trx, taxonomy, id)) === undefined) throw notFoundFor(taxonomy);
       const images = await repo.imageIdsWithTag(trx, id);
@@ -205,12 +216,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     image: { id_image: number; id_categoria: number; approved: boolean },
     changes: { id_categoria?: number | undefined; tags?: readonly string[] | undefined },
   ): Promise<void> {
-    if (
-      changes.id_categoria !== undefined &&
-      (await repo.findById(tx, 'categories', changes.id_categoria)) === undefined
-    ) {
-      throw badRequest(TAXONOMY_MESSAGES.missingCategory);
-    }
+    if (changes.id_categoria !== undefined) await requireCategory(changes.id_categoria, tx);
     if (image.approved) await adjustApprovedCounts(tx, image.id_image, image.id_categoria, -1);
     const categoryId = changes.id_categoria ?? image.id_categoria;
     if (changes.id_categoria !== undefined) {
@@ -225,6 +231,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     rename,
     remove,
     recategorise,
+    requireCategory,
     searchAll: (taxonomy: Taxonomy, term: string) =>
       repo.search(db, taxonomy, foldKey(term.trim())),
     imageIdsWithTag: (id: number) => repo.imageIdsWithTag(db, id),

@@ -14,7 +14,7 @@ import {
   UPLOAD_MIME_TYPES,
 } from '../../lib/imaging.js';
 import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
-import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import { TAXONOMY_MESSAGES, type TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { isUsable } from '../users/users.service.js';
 import { countPending, insertImage, lockUploader } from './uploads.repository.js';
 import { enqueueFullSize } from '../../jobs/full-size/full-size.job.js';
@@ -48,7 +48,7 @@ export const UPLOAD_MESSAGES = {
   tooManyPixels: `L’immagine è troppo grande: al massimo ${MAX_INPUT_PIXELS / 1_000_000} megapixel.`,
   corrupt: 'Il file è danneggiato o non è un’immagine valida.',
   animated: 'Le immagini animate non sono supportate.',
-  badCategory: 'La categoria scelta non esiste.',
+  badCategory: TAXONOMY_MESSAGES.missingCategory,
   badTags: 'I tag devono essere un elenco di nomi.',
   tooManyPending: (max: number) =>
     `Hai già ${max} immagini in attesa di approvazione: attendi la revisione prima di caricarne altre.`,
@@ -106,14 +106,6 @@ export function createUploadsService(
     }
   }
 
-  async function checkCategory(categoryId: number): Promise<void> {
-    try {
-      await taxonomy.getCategory(categoryId);
-    } catch {
-      throw badRequest(UPLOAD_MESSAGES.badCategory);
-    }
-  }
-
   return {
     /**
      * D4: the type from the bytes, a pixel bound, a re-encode that drops every piece of
@@ -127,7 +119,7 @@ export function createUploadsService(
       await checkPendingRoom(db, user.id_utente);
       const type = detectUploadType(input.bytes);
       if (type === undefined) throw new HttpError(415, UPLOAD_MESSAGES.unsupported);
-      await checkCategory(input.categoryId);
+      await taxonomy.requireCategory(input.categoryId);
 
       let processed;
       try {
@@ -186,7 +178,7 @@ export function createUploadsService(
             await enqueueFullSize(trx, clock, { id_image: id, filename });
             return id;
           });
-        imageId = await whenRowGone(store, () => checkCategory(input.categoryId));
+        imageId = await whenRowGone(store, () => taxonomy.requireCategory(input.categoryId));
       } catch (error) {
         // No row, no files: the upload leaves nothing behind. But when the connection to the
         // database broke, the commit may have happened all the same (only its answer lost):
