@@ -46,12 +46,14 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
           top: 8,
           display: 'flex',
           alignItems: 'center',
-          px: 2,
+          // Narrower on a phone, so the whole placeholder fits at 390 px (not a smaller font:
+          // iOS zooms into a field whose text is under 16 px).
+          px: { xs: 1.5, sm: 2 },
           py: 1,
           zIndex: 2,
         }}
       >
-        <SearchIcon sx={{ mr: 1, color: 'text.secondary' }} />
+        <SearchIcon sx={{ mr: { xs: 0.75, sm: 1 }, color: 'text.secondary' }} />
         <InputBase
           autoFocus
           fullWidth
@@ -63,7 +65,7 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
             if (event.key === 'Escape') onClose();
           }}
         />
-        <IconButton aria-label="Chiudi ricerca" onClick={onClose}>
+        <IconButton aria-label="Chiudi ricerca" onClick={onClose} edge="end">
           <CloseIcon />
         </IconButton>
       </Paper>
