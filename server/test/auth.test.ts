@@ -119,7 +119,7 @@ describe('POST /api/auth/register', () => {
   it('welcomes names whose letters carry their own vowel signs', async () => {
     for (const [username, email] of [
       ['\u0905\u0928\u093f\u0932', 'hi@example.it'], // Anil, in Devanagari
-      ['\u0e2a\u0e21\u0e0a\u0e32\u0e22', 'th@example.it'], // Somchai, in Thai
+      ['\u0e27\u0e34\u0e0a\u0e31\u0e22', 'th@example.it'], // Wichai, in Thai: two vowel marks
     ]) {
       const response = await register({ ...valid, username, email });
       expect(response.statusCode, username).toBe(201);
@@ -136,6 +136,9 @@ describe('POST /api/auth/register', () => {
       'a\u0301\u0301bc', // two acute accents on one letter
       '\u0301abc', // a mark on no letter
       '\u0905\u093e\u093e\u093e\u093e', // four vowel signs on one letter
+      'admin\u17b4', // a Khmer vowel that is never drawn
+      'admin\u093e', // a Devanagari vowel sign on a Latin letter
+      '\u1160abc', // a Hangul filler: an invisible letter
     ]) {
       const response = await register({ ...valid, username, email: 'm@example.it' });
       expect(response.statusCode, username).toBe(400);

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { isUniqueViolation } from '../src/db/errors.js';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { TEST_ENGINE } from './helpers/database.js';
 import { up as foldKeysFully } from '../src/db/migrations/2026-11-27T2200-full-case-keys.js';
-import { createUser, login } from './helpers/factories.js';
+import { bearer, createUser, login } from './helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -243,6 +243,27 @@ describe('schema', () => {
     expect(await loggedIn('ΣΑΣ', sigma.password)).toBe(sigma.id);
     expect(await loggedIn('σας', sigma.password)).toBe(sigma.id);
     expect(await loggedIn('STRASSE', strasse.password)).toBe(strasse.id);
+
+    // The one left on its old key is changed like any other: the key it holds is its own.
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      headers: bearer(final.token),
+      payload: { password: 'una-password-nuova', current_password: final.password },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(await loggedIn('σασ', 'una-password-nuova')).toBe(final.id);
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+      access_token: string;
+    }>().access_token;
+    const deactivated = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${String(final.id)}`,
+      headers: bearer(admin),
+      payload: { username: 'σασ', email: 'final@example.it', is_active: false },
+    });
+    expect(deactivated.statusCode).toBe(200);
+    expect(deactivated.json()).toMatchObject({ is_active: false });
   });
 
   it('starts again on an existing database without migrating twice or losing data', async () => {

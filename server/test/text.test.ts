@@ -43,6 +43,7 @@ describe('foldText', () => {
 
   it('folds keys fully: sharp s, final sigma and dotless i meet their letters', () => {
     expect(foldKey('Straße')).toBe(foldKey('STRASSE'));
+    expect(foldKey('STRAẞE')).toBe('strasse');
     expect(foldKey('σασ')).toBe(foldKey('ΣΑΣ'));
     expect(foldKey('σας')).toBe(foldKey('σασ'));
     expect(foldKey('mar\u0131o')).toBe('mario');

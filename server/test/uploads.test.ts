@@ -110,6 +110,21 @@ describe('POST /api/images/export', () => {
     expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(48)}😀`]);
   });
 
+  it('keeps the characters a text needs: a flag spelled with tags, joiners, direction marks', async () => {
+    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    const persian = 'می\u200cخواهم'; // a zero-width non-joiner inside the word
+    const response = await postUpload(t.app, user.token, [
+      filePart(await jpegBytes()),
+      { name: 'title', value: `Ciao \u200f${persian}\u200e ${scotland}\u202e` },
+      { name: 'tags', value: JSON.stringify([`${scotland} scozia`]) },
+    ]);
+    expect(response.statusCode).toBe(201);
+    const mine = await ownImage(response.json().id_image);
+    // Only the override goes.
+    expect(mine.titolo_img).toBe(`Ciao \u200f${persian}\u200e ${scotland}`);
+    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${scotland} scozia`]);
+  });
+
   it('cuts a long title, description and file name between whole characters', async () => {
     const family = '👨‍👩‍👧'; // five code points joined: one character to a reader
     const response = await postUpload(t.app, user.token, [
@@ -293,6 +308,36 @@ describe('POST /api/images/export', () => {
       expect(response.json()).toEqual({ detail: 'La categoria scelta non esiste.' });
       expect(await imageCount()).toBe(before.rows);
       expect(await storedFiles()).toEqual(before.files);
+    });
+
+    it('stores a photo whose tag is deleted while it is processed, under the tag made again', async () => {
+      const first = await postUpload(t.app, user.token, [
+        filePart(await jpegBytes()),
+        { name: 'tags', value: '["in-partenza"]' },
+      ]);
+      expect(first.statusCode).toBe(201);
+      const db = t.app.ctx.database.db;
+      const tag = await db
+        .selectFrom('tags')
+        .select('id_tag')
+        .where('nome', '=', 'in-partenza')
+        .executeTakeFirstOrThrow();
+      const deletion = await holdWrite(
+        t.config.database,
+        [
+          ['DELETE FROM image_tags WHERE id_tag = ?', [tag.id_tag]],
+          ['DELETE FROM tags WHERE id_tag = ?', [tag.id_tag]],
+        ],
+        HOLD_MS,
+      );
+      const response = await postUpload(t.app, user.token, [
+        filePart(await jpegBytes()),
+        { name: 'tags', value: '["in-partenza"]' },
+      ]);
+      await deletion.committed;
+      expect(response.statusCode).toBe(201);
+      const mine = await ownImage(response.json().id_image);
+      expect(mine.tags.map((t: { nome: string }) => t.nome)).toEqual(['in-partenza']);
     });
 
     it('refuses a photo whose account is closed while it is processed', async () => {

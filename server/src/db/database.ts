@@ -107,9 +107,9 @@ function openSqlite(file: string): SQLite.Database {
   // it instead of failing with SQLITE_BUSY at once.
   sqlite.pragma('busy_timeout = 5000');
   // SQLite's own lower() folds ASCII only, so the back-office's search for 'perché' missed a
-  // title 'PERCHÉ NO' that PostgreSQL (under its UTF-8 locale) finds: the same fold as
-  // JavaScript's, which lower-cases the searched text.
-  sqlite.function('lower', { deterministic: true }, (value: unknown) =>
+  // title 'PERCHÉ NO' that PostgreSQL (under a UTF-8 locale) finds: JavaScript's fold, the one
+  // the searched text gets, under a name of its own so lower() stays SQLite's everywhere else.
+  sqlite.function('unicode_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
   // Without statistics SQLite's planner prefers the equality index images_by_status to the

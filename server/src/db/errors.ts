@@ -35,6 +35,21 @@ export async function whenRowGone<T>(
 }
 
 /**
+ * Runs `write` once more when it failed on a foreign key: a row it looked up by name inside
+ * it (a tag) was deleted meanwhile, and is looked up, or made, again. A row the write was
+ * given (a category) is still gone the second time: that failure is the caller's to answer
+ * (`whenRowGone`).
+ */
+export async function onceMoreIfRowGone<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
+    return write();
+  }
+}
+
+/**
  * Network failures of the connection to PostgreSQL: the server is down, restarting, or
  * unreachable. Node reports them by errno code.
  */

@@ -1,11 +1,13 @@
 /**
  * The key under which names are unique "case-insensitively" (D6). Done in JavaScript rather
  * than with SQL lower(), whose fold is the database's (ASCII only in SQLite's own, the
- * locale's in PostgreSQL): 'Città' and 'CITTÀ' must collide on both engines alike. Upper case, then lower, is full case folding where lower case alone is
- * not: 'ß' and 'ss', the final 'ς' and 'σ', the dotless 'ı' and 'i' meet.
+ * locale's in PostgreSQL): 'Città' and 'CITTÀ' must collide on both engines alike. Upper case,
+ * then lower, is full case folding where lower case alone is not: 'ß' (and 'ẞ') and 'ss', the
+ * final 'ς' and 'σ', the dotless 'ı' and 'i' meet.
  */
 export function foldKey(value: string): string {
-  return value.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  // Lower case first: the capital 'ẞ' upper-cases to itself, its small 'ß' to 'SS'.
+  return value.normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC');
 }
 
 /**

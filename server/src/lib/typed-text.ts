@@ -25,14 +25,19 @@ export function cutBetweenCharacters(text: string, max: number): string {
 }
 
 /**
- * Control and format characters: a right-to-left override makes 'gpj.exe' read 'exe.jpg',
- * zero-width ones hide inside words. The joiners stay: emoji sequences and Persian or Indic
- * words are spelled with them; so do line breaks and tabs, which the spaces' rule turns into
- * a space rather than gluing two words.
+ * What hides or reorders the text a reader sees: control characters, the direction overrides,
+ * embeddings and isolates (U+202A–202E, U+2066–2069: 'gpj.exe' shown as 'exe.jpg'), the
+ * zero-width space and word joiners (U+200B, U+2060–2064), the deprecated format controls
+ * (U+206A–206F) and interlinear annotations (U+FFF9–FFFB). What text needs stays: the joiners
+ * of emoji and of Persian or Indic words (U+200C, U+200D), the marks of direction (LRM, RLM,
+ * ALM), the tag characters of the flags of England, Scotland and Wales, the soft hyphen. Line
+ * breaks and tabs are left to the spaces' rule, which turns them into a space rather than
+ * gluing two words; a byte order mark (U+FEFF) is a space to it too.
  */
-const HIDDEN = /(?![\s\u200c\u200d])[\p{Cc}\p{Cf}]/gu;
-/** The same, keeping line breaks and tabs for text of several lines. */
-const HIDDEN_IN_PARAGRAPHS = /(?![\n\t\u200c\u200d])[\p{Cc}\p{Cf}]/gu;
+const HIDDEN = /(?!\s)[\p{Cc}\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufff9-\ufffb]/gu;
+/** The same, for text of several lines: its line breaks and tabs are kept as they are. */
+const HIDDEN_IN_PARAGRAPHS =
+  /(?![\n\t])[\p{Cc}\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/gu;
 
 /** One line: spaces of any kind collapsed, trimmed, at most `max` code points. */
 export function cleanLine(value: string, max: number): string {

@@ -7,6 +7,8 @@ import { IdParams } from '../images/images.schemas.js';
 import type { TaxonomyRow } from '../taxonomy/taxonomy.repository.js';
 import {
   CATEGORY_NAME_MAX_LENGTH,
+  MAX_TAGS_PER_IMAGE,
+  TAG_NAME_MAX_LENGTH,
   TAXONOMY_MESSAGES,
   toTag,
 } from '../taxonomy/taxonomy.service.js';
@@ -107,7 +109,10 @@ const ImageEdit = Type.Object(
       RowId({ title: 'Categoria', errorMessage: TAXONOMY_MESSAGES.missingCategory }),
     ),
     tags: Type.Optional(
-      Type.Array(Type.String({ title: 'Tag', maxLength: 50 }), { title: 'Tag', maxItems: 10 }),
+      Type.Array(Type.String({ title: 'Tag', maxLength: TAG_NAME_MAX_LENGTH }), {
+        title: 'Tag',
+        maxItems: MAX_TAGS_PER_IMAGE,
+      }),
     ),
   },
   { additionalProperties: false },

@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, ImageStatus } from '../../db/tables.js';
@@ -405,13 +406,20 @@ export async function allTimeBestImageIds(
  * The back-office list: images of every status, newest upload first, optionally those whose
  * title, file name, uploader, category or a tag contains `term` (LIKE metacharacters escaped).
  */
-export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
+export function adminSearch(
+  db: Executor,
+  dialect: Dialect,
+  term: string,
+  limit: number,
+): Promise<ImageRow[]> {
   let query = selectImages(db);
   const cleaned = term.normalize('NFC').trim().toLowerCase();
   if (cleaned !== '') {
     const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // SQLite's own lower() folds ASCII only: 'perché' would miss 'PERCHÉ' (db/database.ts).
+    const lower = sql.raw(dialect === 'sqlite' ? 'unicode_lower' : 'lower');
     const like = (column: string) =>
-      sql<boolean>`lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
+      sql<boolean>`${lower}(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
     query = query.where((eb) =>
       eb.or([
         like('i.titolo_img'),

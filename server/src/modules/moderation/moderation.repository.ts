@@ -88,12 +88,21 @@ export async function setTitle(db: Executor, id: number, title: string | null): 
   await db.updateTable('images').set({ titolo_img: title }).where('id_image', '=', id).execute();
 }
 
-/** Whether the uploader asked for their account's erasure (D9), which will take the image too. */
-export async function uploaderLeaving(db: Executor, userId: number): Promise<boolean> {
-  const row = await db
+/**
+ * Whether the uploader asked for their account's erasure (D9), which will take the image too.
+ * On PostgreSQL the row is held (FOR SHARE) until the decision commits: a request to erase
+ * the account arriving at the same moment waits for it, or is waited for and seen.
+ */
+export async function uploaderLeaving(
+  trx: Executor,
+  dialect: Dialect,
+  userId: number,
+): Promise<boolean> {
+  const row = await trx
     .selectFrom('users')
     .select('deletion_requested_at')
     .where('id_utente', '=', userId)
+    .$if(dialect === 'postgres', (query) => query.forShare())
     .executeTakeFirst();
   return row?.deletion_requested_at !== null && row?.deletion_requested_at !== undefined;
 }

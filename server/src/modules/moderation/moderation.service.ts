@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
-import { whenRowGone } from '../../db/errors.js';
+import { onceMoreIfRowGone, whenRowGone } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -64,7 +64,7 @@ export function createModerationService(
       const image = await repo.lockTarget(trx, dialect, found.id_image, 'change');
       if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
       // Its erasure is on its way (D9): publishing it now would show it until then.
-      if (decision === 'approved' && (await repo.uploaderLeaving(trx, image.id_utente))) {
+      if (decision === 'approved' && (await repo.uploaderLeaving(trx, dialect, image.id_utente))) {
         throw badRequest(MODERATION_MESSAGES.uploaderLeaving);
       }
       const decided = await repo.decide(trx, image.id_image, {
@@ -125,13 +125,17 @@ export function createModerationService(
           );
           await createSearchService(trx, dialect).reindexImage(id);
         });
-      // A category deleted while the edit moved the image into it fails the row's foreign key
-      // (PostgreSQL): answered as for a category that did not exist.
-      await whenRowGone(edit, async () => {
-        if (changes.id_categoria !== undefined) {
-          await deps.taxonomy.requireCategory(changes.id_categoria);
-        }
-      });
+      // A tag or the category deleted while the edit used them fails a foreign key
+      // (PostgreSQL): once more with the tags looked up, or made, again; a category still gone
+      // is answered as one that did not exist.
+      await whenRowGone(
+        () => onceMoreIfRowGone(edit),
+        async () => {
+          if (changes.id_categoria !== undefined) {
+            await deps.taxonomy.requireCategory(changes.id_categoria);
+          }
+        },
+      );
     },
 
     /** D4: the row, its tag links, its interactions and its files. */

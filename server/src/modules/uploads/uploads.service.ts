@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
-import { isDatabaseUnavailable, whenRowGone } from '../../db/errors.js';
+import { isDatabaseUnavailable, onceMoreIfRowGone, whenRowGone } from '../../db/errors.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
@@ -140,9 +140,10 @@ export function createUploadsService(
       });
       let imageId: number;
       try {
-        // A category deleted since it was checked fails the row's foreign key; looked at again
-        // once the transaction is over (SQLite's one connection is the transaction's until
-        // then, and PostgreSQL's transaction is aborted by the failure).
+        // A tag or the category deleted since they were looked up fails a foreign key: the
+        // transaction runs once more (the tags' names looked up, or made, again), then the
+        // category is looked at once it is over (SQLite's one connection is the
+        // transaction's until then, and PostgreSQL's transaction is aborted by the failure).
         const store = () =>
           db.transaction().execute(async (trx) => {
             // The decoding took a while: the account may have been closed, or another upload
@@ -178,7 +179,10 @@ export function createUploadsService(
             await enqueueFullSize(trx, clock, { id_image: id, filename });
             return id;
           });
-        imageId = await whenRowGone(store, () => taxonomy.requireCategory(input.categoryId));
+        imageId = await whenRowGone(
+          () => onceMoreIfRowGone(store),
+          () => taxonomy.requireCategory(input.categoryId),
+        );
       } catch (error) {
         // No row, no files: the upload leaves nothing behind. But when the connection to the
         // database broke, the commit may have happened all the same (only its answer lost):

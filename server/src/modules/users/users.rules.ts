@@ -12,14 +12,22 @@ export const USERNAME_MAX_LENGTH = 30;
  */
 export const USERNAME_PATTERN = '^[\\p{L}\\p{M}\\p{N}._-]+$';
 /**
- * A normalised username: each letter may carry up to three marks of its own script (the vowel
- * signs of Devanagari or Thai, which have no precomposed letters). Marks shared by all scripts
- * (Inherited, Common) are what NFC already composed into accented letters; any left over would
- * stack ('á́'), be invisible (U+034F, variation selectors) or strike a letter through, so that
- * 'admin' followed by one of them would pass for 'admin'.
+ * A normalised username: letters, digits, dot, underscore and hyphen, none of them invisible
+ * (Default_Ignorable: Hangul fillers, U+034F, variation selectors, Khmer's silent vowels).
+ * A letter outside the alphabets that pass for one another (Latin, Greek, Cyrillic) may carry
+ * up to three marks (the vowel signs of Devanagari or Thai, which have no precomposed
+ * letters), none of them shared by all scripts (Inherited, Common). A Latin, Greek or Cyrillic
+ * letter carries none: NFC has already made its accents part of it, and a mark left over
+ * would stack ('á́'), strike it through or hide behind it, so that 'admin' followed by one
+ * would pass for 'admin'.
  */
-const STORED_USERNAME =
-  /^(?:\p{L}(?:(?![\p{Script=Inherited}\p{Script=Common}])\p{M}){0,3}|[\p{N}._-])+$/u;
+const VISIBLE = '(?!\\p{Default_Ignorable_Code_Point})';
+const OWN_MARK = `(?:(?![\\p{Script=Inherited}\\p{Script=Common}])${VISIBLE}\\p{M})`;
+const LOOK_ALIKE_LETTER = '[\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}]';
+const STORED_USERNAME = new RegExp(
+  `^(?:${VISIBLE}(?:(?!${LOOK_ALIKE_LETTER})\\p{L}${OWN_MARK}{0,3}|\\p{L})|[\\p{N}._-])+$`,
+  'u',
+);
 export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Longer inputs would only cost hashing time; nobody types 256 characters. */

@@ -167,6 +167,18 @@ export function createUsersService(
     }
   }
 
+  /**
+   * The keys an account's name and e-mail are held under: the stored ones while unchanged (so a
+   * row the migration of 2026-11-27 left on its lower-case key keeps it, and is not refused as
+   * taken by the row holding the folded one), a new name's or e-mail's folded key otherwise.
+   */
+  function keysOf(user: UserRow, username: string, email: string) {
+    return {
+      username_key: username === user.username ? user.username_key : foldKey(username),
+      email_key: email === user.email ? user.email_key : foldKey(email),
+    };
+  }
+
   async function updateProfile(
     user: UserRow,
     changes: ProfileChanges,
@@ -175,7 +187,8 @@ export function createUsersService(
       changes.username === undefined ? user.username : acceptUsername(changes.username);
     const email = changes.email?.normalize('NFC').trim() ?? user.email;
     const newPassword = changes.password === '' ? undefined : changes.password;
-    const emailChanged = foldKey(email) !== user.email_key;
+    const keys = keysOf(user, username, email);
+    const emailChanged = keys.email_key !== user.email_key;
     if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
       throw badRequest(USER_MESSAGES.passwordTooShort);
     }
@@ -189,14 +202,14 @@ export function createUsersService(
         throw badRequest(USER_MESSAGES.currentPasswordWrong);
       }
     }
-    if (await repo.isUsernameOrEmailTaken(db, foldKey(username), foldKey(email), user.id_utente)) {
+    if (await repo.isUsernameOrEmailTaken(db, keys.username_key, keys.email_key, user.id_utente)) {
       throw badRequest(USER_MESSAGES.taken);
     }
 
     // Only what the user changed: an administrator's edit made meanwhile is not written over.
     const update: Omit<UserUpdate, 'token_version'> = {
-      ...(username === user.username ? {} : { username, username_key: foldKey(username) }),
-      ...(email === user.email ? {} : { email, email_key: foldKey(email) }),
+      ...(username === user.username ? {} : { username, username_key: keys.username_key }),
+      ...(email === user.email ? {} : { email, email_key: keys.email_key }),
       updated_at: timestamp(),
       ...(newPassword === undefined ? {} : { password_hash: await hashPassword(newPassword) }),
     };
@@ -295,15 +308,15 @@ export function createUsersService(
     if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
       throw badRequest(USER_MESSAGES.passwordTooShort);
     }
-    if (await repo.isUsernameOrEmailTaken(db, foldKey(username), foldKey(email), user.id_utente)) {
+    const keys = keysOf(user, username, email);
+    if (await repo.isUsernameOrEmailTaken(db, keys.username_key, keys.email_key, user.id_utente)) {
       throw badRequest(USER_MESSAGES.taken);
     }
     const endSessions = newPassword !== undefined || (user.is_active === 1 && !changes.isActive);
     const update: Omit<UserUpdate, 'token_version'> = {
       username,
-      username_key: foldKey(username),
       email,
-      email_key: foldKey(email),
+      ...keys,
       is_active: changes.isActive ? 1 : 0,
       is_superuser: changes.isSuperuser ? 1 : 0,
       updated_at: timestamp(),
