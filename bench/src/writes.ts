@@ -8,15 +8,17 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
 
 /*
  * `npm run bench:writes -- [--size 100k] [--engine sqlite|postgres] [--seconds 10]
- *   [--connections 40] [--views 1000] [--likes 100]`
+ *   [--connections 40] [--views 1000] [--likes 100] [--rounds 1]`
  *
  * Issue 8, goal 5: writes don't starve reads. Reads (anonymous gallery pages and image details,
  * as fast as `--connections` allow) run alone, then together with a steady stream of
- * `--views` anonymous views and `--likes` like toggles a second, then with as many no-op POSTs a
- * second (the control: what any such stream of requests costs here, the load generator's work
- * included, since it shares the machine), then alone again; the reads' throughput with the
- * writes is compared with the mean of the two runs without (the machine drifts). Goal: the
- * writes cost the reads at most 15 %. Prints every run's table, the CPU each side used and
+ * `--views` anonymous views and `--likes` like toggles a second, alone, with as many no-op
+ * POSTs a second (the control: what any such stream of requests costs here, the load
+ * generator's work included, since it shares the machine), and alone again. Each loaded run
+ * is compared with the mean of the two runs without load on either side of it (the machine
+ * drifts), and with `--rounds` over 1 the writes and the control take turns going first, so
+ * neither always meets the later, often slower, minutes. Goal: the writes cost the reads at
+ * most 15 %. Prints every run's table, the CPU each side used and
  * how long the server's main thread waited for a core (ready to run while other
  * threads or processes had both cores). `--views 0` or `--likes 0` leaves that write out, to see
  * each one's share.
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '40' },
     views: { type: 'string', default: '1000' },
     likes: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '1' },
     'postgres-url': POSTGRES_URL_OPTION,
   },
 });
@@ -58,6 +61,8 @@ const rateOf = (option: 'views' | 'likes') => {
 };
 const viewRate = rateOf('views');
 const likeRate = rateOf('likes');
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) fail('--rounds takes a whole number, 1 or more');
 
 /** The reads, sharing `connections`: gallery pages and image details, half and half. */
 function runReads(server: ServerHandle, reads: Kind[]): Promise<LoadResult[]> {
@@ -153,10 +158,26 @@ async function busy(
   };
 }
 
+type Run = Awaited<ReturnType<typeof busy>>;
+
 const readRate = (results: LoadResult[]) =>
   results
     .filter((r) => r.name === 'gallery' || r.name === 'detail')
     .reduce((sum, r) => sum + r.requestsPerSecond, 0);
+
+/** The reads' rate without load, as the mean of the runs on either side of a loaded one. */
+const meanReads = (before: Run, after: Run) =>
+  (readRate(before.results) + readRate(after.results)) / 2;
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
 
 async function main(): Promise<void> {
   ensureServerBuild();
@@ -187,39 +208,31 @@ async function main(): Promise<void> {
     try {
       await runReads(server, reads); // warm-up, not counted
       await drain(server);
-      const before = await busy(server, () => runReads(server, reads));
-      await drain(server);
-      const mixed = await busy(server, () =>
-        Promise.all([
-          runReads(server, reads),
-          // A rate of 0 leaves that write out: each kind's share of the loss, measured alone.
-          ...(
-            [
-              [view, viewRate],
-              [like, likeRate],
-            ] as const
-          ).flatMap(([kind, rate]) => (rate > 0 ? [runWrites(server, kind, rate)] : [])),
-        ]).then(([r, ...writes]) => [...r, ...writes]),
-      );
-      await drain(server);
+      const measured = async (run: () => Promise<LoadResult[]>) => {
+        const result = await busy(server, run);
+        await drain(server);
+        return result;
+      };
+      const readsAlone = () => measured(() => runReads(server, reads));
+      const withStream = (streams: ReadonlyArray<readonly [Kind, number]>) =>
+        measured(() =>
+          Promise.all([
+            runReads(server, reads),
+            // A rate of 0 leaves that write out: each kind's share of the loss, measured alone.
+            ...streams.flatMap(([kind, rate]) => (rate > 0 ? [runWrites(server, kind, rate)] : [])),
+          ]).then(([r, ...writes]) => [...r, ...writes]),
+        );
+      const withWrites = () =>
+        withStream([
+          [view, viewRate],
+          [like, likeRate],
+        ]);
       // The control: as many requests a second that do nothing (the no-op POST), so the share
       // of the loss any such stream costs on this machine (the load generator making the
       // requests, HTTP around them) is told from the share of the writes' own work.
-      const control = await busy(server, () =>
-        Promise.all([
-          runReads(server, reads),
-          ...(viewRate + likeRate > 0 ? [runWrites(server, NOOP, viewRate + likeRate)] : []),
-        ]).then(([r, ...noops]) => [...r, ...noops]),
-      );
-      await drain(server);
-      const after = await busy(server, () => runReads(server, reads));
+      const withControl = () => withStream([[NOOP, viewRate + likeRate]]);
 
-      for (const [label, run] of [
-        ['reads alone', before],
-        ['reads with the writes', mixed],
-        ['reads with as many no-op POSTs (the control)', control],
-        ['reads alone again', after],
-      ] as const) {
+      const report = (label: string, run: Run) => {
         say(`\n${label}:`);
         printTable([...run.results]);
         say(
@@ -227,21 +240,53 @@ async function main(): Promise<void> {
             `the server's main thread ${run.main.toFixed(2)}, all its threads ${run.all.toFixed(2)}; ` +
             `the main thread waited for a core ${(run.waiting * 1000).toFixed(0)} ms a second`,
         );
+      };
+      const losses: Array<{ writes: number; control: number }> = [];
+      const writesRuns: Run[] = [];
+      for (let round = 1; round <= rounds; round += 1) {
+        const writesFirst = round % 2 === 1;
+        say(
+          `\nround ${String(round)} of ${String(rounds)}: ${writesFirst ? 'writes' : 'control'} first`,
+        );
+        const first = await readsAlone();
+        const one = writesFirst ? await withWrites() : await withControl();
+        const middle = await readsAlone();
+        const two = writesFirst ? await withControl() : await withWrites();
+        const last = await readsAlone();
+        const [writesRun, controlRun] = writesFirst ? [one, two] : [two, one];
+        writesRuns.push(writesRun);
+        const [writesAlone, controlAlone] = writesFirst
+          ? [meanReads(first, middle), meanReads(middle, last)]
+          : [meanReads(middle, last), meanReads(first, middle)];
+        report('reads alone', first);
+        report(writesFirst ? 'reads with the writes' : 'reads with the control', one);
+        report('reads alone', middle);
+        report(writesFirst ? 'reads with the control' : 'reads with the writes', two);
+        report('reads alone', last);
+        const loss = {
+          writes: 1 - readRate(writesRun.results) / writesAlone,
+          control: 1 - readRate(controlRun.results) / controlAlone,
+        };
+        losses.push(loss);
+        say(
+          `\nround ${String(round)}: the writes cost the reads ${percent(loss.writes)} ` +
+            `(against ${writesAlone.toFixed(0)} req/s alone on either side; goal ≤ ` +
+            `${String(MAX_READ_LOSS * 100)} %), the control ${percent(loss.control)} ` +
+            `(${String(viewRate + likeRate)} no-op POSTs a second); the writes' own work ` +
+            `${((loss.writes - loss.control) * 100).toFixed(1)} points`,
+        );
       }
-      const alone = (readRate(before.results) + readRate(after.results)) / 2;
-      const withWrites = readRate(mixed.results);
-      const loss = 1 - withWrites / alone;
-      say(
-        `\nreads: ${alone.toFixed(0)} req/s alone (mean of the two runs), ` +
-          `${withWrites.toFixed(0)} req/s with the writes: ${(loss * 100).toFixed(1)} % lost ` +
-          `(goal ≤ ${String(MAX_READ_LOSS * 100)} %)`,
+      if (rounds > 1) {
+        say(
+          `\nover ${String(rounds)} rounds, medians: the writes ${percent(median(losses.map((l) => l.writes)))}, ` +
+            `the control ${percent(median(losses.map((l) => l.control)))}, the writes' own work ` +
+            `${(median(losses.map((l) => l.writes - l.control)) * 100).toFixed(1)} points`,
+        );
+      }
+      const writes = writesRuns.flatMap((run) =>
+        run.results.filter((r) => r.name === 'view' || r.name === 'like'),
       );
-      const controlLoss = 1 - readRate(control.results) / alone;
-      say(
-        `control: ${String(viewRate + likeRate)} no-op POSTs a second cost the reads ` +
-          `${(controlLoss * 100).toFixed(1)} %; the writes' own work ${((loss - controlLoss) * 100).toFixed(1)} points more`,
-      );
-      for (const write of mixed.results.filter((r) => r.name === 'view' || r.name === 'like')) {
+      for (const write of writes) {
         const asked = write.name === 'view' ? viewRate : likeRate;
         say(
           `${write.name}s: ${write.requestsPerSecond.toFixed(0)}/s done of ${String(asked)}/s asked, ` +
