@@ -210,7 +210,7 @@ describe('schema', () => {
       .execute();
     const tag = await db()
       .insertInto('tags')
-      .values({ nome: 'Weißbier', nome_key: 'weißbier', created_at: now() })
+      .values({ nome: 'WEIẞBIER', nome_key: 'weißbier', created_at: now() })
       .returning('id_tag')
       .executeTakeFirstOrThrow();
 

@@ -218,69 +218,55 @@ describe('the NUL character', () => {
 });
 
 describe('uploads', () => {
-  it('caps the images one user may have waiting for review', async () => {
-    const user = await createUser(t.app);
-    const db = t.app.ctx.database.db;
+  const db = () => t.app.ctx.database.db;
+  const photo = async () => ({
+    name: 'file',
+    value: await jpegBytes(),
+    filename: 'x.jpg',
+    contentType: 'image/jpeg',
+  });
+  const pendingOf = async (user: { id: number }) =>
+    (await db().selectFrom('images').select('id_image').where('id_utente', '=', user.id).execute())
+      .length;
+
+  /** A user with `count` images waiting, filled quickly by copying one row: the cap counts rows. */
+  async function userWaitingFor(count: number, remoteAddress: string) {
+    const user = await createUser(t.app, { remoteAddress });
     const first = await uploadImage(t.app, user);
-    // Fill the queue quickly by copying the row: the cap is about rows, not files.
-    const row = await db
+    const row = await db()
       .selectFrom('images')
       .selectAll()
       .where('id_image', '=', first.id_image)
       .executeTakeFirstOrThrow();
     const { id_image: _omitted, ...rest } = row;
-    for (let i = 1; i < 20; i += 1) {
-      await db
+    for (let i = 1; i < count; i += 1) {
+      const stem = `${remoteAddress.replace(/\D/g, '').padEnd(18, 'c')}${String(i).padStart(4, '0')}`;
+      await db()
         .insertInto('images')
-        .values({ ...rest, filename: `${'c'.repeat(20)}${String(i).padStart(2, '0')}.webp` })
+        .values({ ...rest, filename: `${stem}.webp` })
         .execute();
     }
-    const response = await postUpload(t.app, user.token, [
-      { name: 'file', value: await jpegBytes(), filename: 'x.jpg', contentType: 'image/jpeg' },
-    ]);
+    return user;
+  }
+
+  it('caps the images one user may have waiting for review', async () => {
+    const user = await userWaitingFor(20, '203.0.113.121');
+    const response = await postUpload(t.app, user.token, [await photo()]);
     expect(response.statusCode).toBe(429);
     expect(response.json().detail).toMatch(/in attesa di approvazione/);
-    const count = await db
-      .selectFrom('images')
-      .select('id_image')
-      .where('id_utente', '=', user.id)
-      .execute();
-    expect(count).toHaveLength(20);
+    expect(await pendingOf(user)).toBe(20);
   });
 
   it('keeps the cap when several uploads arrive together', async () => {
-    const user = await createUser(t.app, { remoteAddress: '203.0.113.120' });
-    const db = t.app.ctx.database.db;
-    const first = await uploadImage(t.app, user);
-    const row = await db
-      .selectFrom('images')
-      .selectAll()
-      .where('id_image', '=', first.id_image)
-      .executeTakeFirstOrThrow();
-    const { id_image: _omitted, ...rest } = row;
-    for (let i = 1; i < 18; i += 1) {
-      await db
-        .insertInto('images')
-        .values({ ...rest, filename: `${'d'.repeat(20)}${String(i).padStart(2, '0')}.webp` })
-        .execute();
-    }
+    const user = await userWaitingFor(18, '203.0.113.120');
     // Each passes the first check (18 waiting) while the others' photos are processed.
-    const bytes = await jpegBytes();
+    const file = await photo();
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        postUpload(t.app, user.token, [
-          { name: 'file', value: bytes, filename: 'x.jpg', contentType: 'image/jpeg' },
-        ]),
-      ),
+      Array.from({ length: 5 }, () => postUpload(t.app, user.token, [file])),
     );
     expect(responses.map((response) => response.statusCode).sort()).toEqual([
       201, 201, 429, 429, 429,
     ]);
-    const count = await db
-      .selectFrom('images')
-      .select('id_image')
-      .where('id_utente', '=', user.id)
-      .execute();
-    expect(count).toHaveLength(20);
+    expect(await pendingOf(user)).toBe(20);
   });
 });

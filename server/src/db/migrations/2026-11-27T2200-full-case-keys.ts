@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
  */
 
 function fullFold(value: string): string {
-  return value.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+  return value.normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC');
 }
 
 function lowerFold(value: string): string {
