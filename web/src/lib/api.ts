@@ -12,9 +12,9 @@ export class ApiError extends Error {
 }
 
 /**
- * Whether a failed read is worth one more try: a network failure or the server's own trouble
- * (5xx, 429) may pass, but a 404 or 403 will answer the same again and only delays its
- * message ('Categoria non trovata' came after two round trips).
+ * Whether a failed read is worth one more try, for every query (main.tsx): a network failure
+ * or the server's own trouble (5xx, 429) may pass, but a 404, 403 or 401 will answer the same
+ * again and only delays its message ('Categoria non trovata' came after two round trips).
  */
 export function worthRetrying(failures: number, error: unknown): boolean {
   if (failures >= 1) return false;

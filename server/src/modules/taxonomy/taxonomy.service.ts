@@ -41,7 +41,7 @@ export const toTag = (row: TaxonomyRow) => ({
 
 /** A tag name as people type it: '#Roma ' and 'roma' are the same tag. */
 export function cleanTagName(value: string): string {
-  return cleanLine(value.normalize('NFC').replace(/^#+/u, ''), TAG_NAME_MAX_LENGTH);
+  return cleanLine(value.replace(/^#+/u, ''), TAG_NAME_MAX_LENGTH);
 }
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;

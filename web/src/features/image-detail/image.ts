@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, ApiError } from '../../lib/api.js';
+import { api } from '../../lib/api.js';
 import type { ImageDetail } from '../../lib/types.js';
 
 /** GET /images/{id}: the image with its counts and the viewer's own reactions (D5). */
@@ -18,9 +18,6 @@ export const imageQuery = (id: number, viewerId: number | null) =>
   queryOptions({
     queryKey: imageQueryKey(id, viewerId),
     queryFn: ({ signal }) => fetchImage(id, signal),
-    // A missing image stays missing: only network and server failures are worth a retry.
-    retry: (failures, error) =>
-      failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
   });
 
 export const useImage = (id: number, viewerId: number | null, enabled = true) =>

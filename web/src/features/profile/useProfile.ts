@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, ApiError } from '../../lib/api.js';
+import { api } from '../../lib/api.js';
 import { profileKeys } from './keys.js';
 
 /** GET /users/{id|me}/profile: the public face of a user, never the e-mail (SPEC §3, D3). */
@@ -22,10 +22,6 @@ export const profileQuery = (ref: string, viewerId: number | null) =>
   queryOptions({
     queryKey: profileKeys.profile(ref, viewerId),
     queryFn: ({ signal }) => fetchProfile(ref, signal),
-    // A missing user stays missing: asking again only delays 'Utente non trovato'.
-    retry: (failures, error) =>
-      !(error instanceof ApiError && (error.status === 404 || error.status === 401)) &&
-      failures < 1,
   });
 
 export function useProfile(ref: string, viewerId: number | null, enabled: boolean) {

@@ -17,8 +17,6 @@ export const userQuery = (id: number) =>
   queryOptions({
     queryKey: userKeys.detail(id),
     queryFn: ({ signal }) => fetchUser(id, signal),
-    // A missing user stays missing; a retry would only delay the error message.
-    retry: false,
   });
 
 /** Disabled (and never loading) while there is no id to load, as on /admin/users/new. */
