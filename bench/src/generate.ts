@@ -13,6 +13,7 @@ import { foldKey } from '../../server/src/lib/text.js';
 import { hashPassword } from '../../server/src/modules/auth/passwords.js';
 import { newStoredFilename } from '../../server/src/modules/images/images.storage.js';
 import { deletionKeys, hasFuzzyKeys } from '../../server/src/modules/search/search.fuzzy.js';
+import { tsvectorText } from '../../server/src/modules/search/search.repository.js';
 import { searchDocument, stemWords } from '../../server/src/modules/search/search.text.js';
 import * as taxonomyRepo from '../../server/src/modules/taxonomy/taxonomy.repository.js';
 
@@ -584,21 +585,33 @@ function openPostgresSink(url: string): Sink {
   function sqlFor(table: string, columns: ReadonlyArray<readonly [string, string]>): string {
     const arrays = columns.map(([, type], i) => `$${String(i + 1)}::${type}[]`).join(', ');
     const names = columns.map(([name]) => name);
-    if (table === 'image_search') {
-      // The same document expression as search.repository's upsert.
-      return `INSERT INTO image_search (id_image, document)
-        SELECT id, setweight(to_tsvector('simple', title), 'A')
-          || setweight(to_tsvector('simple', tags), 'B')
-          || setweight(to_tsvector('simple', body), 'C')
-          || setweight(to_tsvector('simple', author), 'D')
-        FROM unnest(${arrays}) AS u(${names.join(', ')})`;
-    }
     return `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${arrays})`;
   }
 
   return {
     insert(table, columns, rows) {
-      if (rows.length > 0) pending.push({ table, columns, rows });
+      if (rows.length === 0) return;
+      if (table === 'image_search') {
+        // The same document literal as search.repository's upsert.
+        pending.push({
+          table,
+          columns: [
+            ['id_image', 'int'],
+            ['document', 'tsvector'],
+          ],
+          rows: rows.map(([id, title, tags, body, author]) => [
+            id,
+            tsvectorText({
+              title: String(title),
+              tags: String(tags),
+              body: String(body),
+              author: String(author),
+            }),
+          ]),
+        });
+        return;
+      }
+      pending.push({ table, columns, rows });
     },
     async flush() {
       await connected;

@@ -256,7 +256,7 @@ export function createSearchRepository(
     path: MultiWordPath,
   ): RawBuilder<Hit> {
     if (postgres) {
-      const tsquery = sql`to_tsquery('simple', ${tsqueryText(query)})`;
+      const tsquery = sql`${tsqueryText(query)}::tsquery`;
       const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
       // Normalisation 1 divides by 1 + log(document length): bm25 also prefers the shorter
       // of two documents holding the words, and without it the engines ordered OCR-only
@@ -510,11 +510,7 @@ export function createSearchRepository(
         // Guarded by EXISTS: an image deleted meanwhile gets no document (nor an FK error).
         await sql`
           INSERT INTO image_search (id_image, document)
-          SELECT ${id_image},
-            setweight(to_tsvector('simple', ${document.title}), 'A')
-            || setweight(to_tsvector('simple', ${document.tags}), 'B')
-            || setweight(to_tsvector('simple', ${document.body}), 'C')
-            || setweight(to_tsvector('simple', ${document.author}), 'D')
+          SELECT ${id_image}, ${tsvectorText(document)}::tsvector
           WHERE EXISTS (SELECT 1 FROM images WHERE id_image = ${id_image})
           ON CONFLICT (id_image) DO UPDATE SET document = excluded.document
         `.execute(db);
@@ -832,12 +828,58 @@ function fts5Text(query: SearchQuery): string {
   return quoted.join(' ') + (query.prefixLast ? '*' : '');
 }
 
+/*
+ * PostgreSQL gets documents and queries as tsvector and tsquery literals, not through
+ * to_tsvector and to_tsquery: its text parser would split the terms again by its own idea of
+ * a letter, which follows the database's locale and Unicode tables ('❶ab' became 'ab' under
+ * C.UTF-8), so a term could be stored under other lexemes than search_terms' lookups and
+ * SQLite's FTS5 use. The literals hold the terms exactly as search.text.ts made them.
+ */
+
+/** A lexeme quoted for a tsvector or tsquery literal. */
+function quotedLexeme(term: string): string {
+  return `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
 /** tsquery: quoted lexemes joined with &; `:*` after the last makes it a prefix. */
 function tsqueryText(query: SearchQuery): string {
-  const quoted = query.terms.map(
-    (term) => `'${term.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
-  );
-  return quoted.join(' & ') + (query.prefixLast ? ':*' : '');
+  return query.terms.map(quotedLexeme).join(' & ') + (query.prefixLast ? ':*' : '');
+}
+
+/** PostgreSQL's last position; later words are counted there, as to_tsvector does. */
+const MAX_TSVECTOR_POSITION = 16383;
+/** The positions to_tsvector keeps of one lexeme; ts_rank_cd ranks by them. */
+const MAX_POSITIONS_PER_LEXEME = 255;
+
+/**
+ * The document as a tsvector literal, weighted and positioned as
+ * `setweight(to_tsvector('simple', title), 'A') || … 'D'` made it from the same terms: each
+ * field's words numbered on from the previous field's last, every position with its field's
+ * weight ('mur':1A,4C 'parl':2A).
+ */
+export function tsvectorText(
+  document: Pick<SearchDocument, 'title' | 'tags' | 'body' | 'author'>,
+): string {
+  const fields = [
+    [document.title, 'A'],
+    [document.tags, 'B'],
+    [document.body, 'C'],
+    [document.author, 'D'],
+  ] as const;
+  const positions = new Map<string, string[]>();
+  let last = 0;
+  for (const [text, weight] of fields) {
+    if (text === '') continue;
+    const terms = text.split(' ');
+    terms.forEach((term, index) => {
+      const position = Math.min(last + index + 1, MAX_TSVECTOR_POSITION);
+      const held = positions.get(term);
+      if (held === undefined) positions.set(term, [`${position}${weight}`]);
+      else if (held.length < MAX_POSITIONS_PER_LEXEME) held.push(`${position}${weight}`);
+    });
+    last = Math.min(last + terms.length, MAX_TSVECTOR_POSITION);
+  }
+  return [...positions].map(([term, held]) => `${quotedLexeme(term)}:${held.join(',')}`).join(' ');
 }
 
 /** FTS5: any of the terms (OR), each quoted. */

@@ -10,9 +10,9 @@
  *   has stop words and its own unaccent rules), and would not.
  * - The document has four weighted fields: title > tags and category > OCR text > username.
  *   SQLite indexes it in an FTS5 table (ranked by bm25 with column weights), PostgreSQL as a
- *   tsvector built with setweight(to_tsvector('simple', …)) under a GIN index (ranked by
- *   ts_rank_cd). 'simple' only lower-cases and splits: stemming already happened, and no
- *   extension (unaccent, pg_trgm) is needed, so no superuser either. PostgreSQL reads the
+ *   tsvector literal under a GIN index (ranked by ts_rank_cd), the terms passed as they are
+ *   rather than through PostgreSQL's text parser, whose idea of a letter follows the locale.
+ *   No extension (unaccent, pg_trgm) is needed, so no superuser either. PostgreSQL reads the
  *   candidates of whole words from `search_terms`, a btree of (term, image) derived from the
  *   documents by a trigger, in id order (search.repository.ts).
  * - Strict matches first: every query word must match; if nothing does, the last word is

@@ -58,8 +58,10 @@ export function foldForSearch(text: string): string {
  * change of termOf or foldForSearch.
  * 1: the Snowball stem. 2: singular and plural joined where Snowball keeps them apart.
  * 3: irregular plurals and nouns in '-ano' joined too (italian-forms.ts).
+ * 4: PostgreSQL stores the terms as they are, not split again by its text parser
+ *    (search.repository.ts, tsvectorText).
  */
-export const SEARCH_TERMS_VERSION = 3;
+export const SEARCH_TERMS_VERSION = 4;
 
 /** A stem this long or longer loses a final vowel Snowball kept; a shorter one ('mai') keeps it. */
 const MIN_STEM_WITH_VOWEL = 4;
