@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { perceptualHash } from '../src/jobs/image-analysis/phash.js';
 import { foldText } from '../src/lib/text.js';
+import { textCandidatesOfMany } from '../src/modules/duplicates/duplicates.repository.js';
 import {
   matchedLetters,
   readInPart,
@@ -527,6 +528,29 @@ describe('moderation hints', () => {
       original.id_image,
     ]);
     expect(more.get(copy)?.possible_duplicates.map((d) => d.id_image)).toEqual([original.id_image]);
+
+    // A long queue's neighbours are looked up a hundred images a statement: each image of
+    // every statement gets its own.
+    const keys = await t.app.ctx.database.db
+      .selectFrom('duplicate_text_keys')
+      .select('bucket')
+      .where('id_image', '=', original.id_image)
+      .execute();
+    const queue = Array.from({ length: 250 }, (_, i) => ({
+      id: 1_000_000 + i,
+      keys: keys.map((row) => row.bucket),
+    }));
+    const neighbours = await textCandidatesOfMany(t.app.ctx.database.db, queue, {
+      limit: 3,
+      approvedOnly: true,
+    });
+    const alone = await textCandidatesOfMany(t.app.ctx.database.db, queue.slice(0, 1), {
+      limit: 3,
+      approvedOnly: true,
+    });
+    expect(alone.get(queue[0]?.id ?? 0)).toContain(original.id_image);
+    expect([...neighbours.keys()]).toEqual(queue.map((source) => source.id));
+    for (const found of neighbours.values()) expect(found).toEqual(alone.get(queue[0]?.id ?? 0));
   });
 
   it('suggests a category and tags named in the text when no similar image exists', async () => {

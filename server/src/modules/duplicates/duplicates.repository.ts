@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 import type { ImageStatus } from '../../db/tables.js';
@@ -98,33 +99,67 @@ export async function insertPairs(db: Executor, rows: readonly PairRow[]): Promi
   }
 }
 
+/** Images whose candidates one statement looks for: a few thousand (image, bucket) rows. */
+const SOURCES_PER_STATEMENT = 100;
+
 /**
- * Images sharing text buckets with `keys`, most shared first (true duplicates share many
- * bands, chance neighbours one), at most `limit`; optionally approved images only.
+ * For each source image, the images sharing text buckets with its `keys`, most shared first
+ * (true duplicates share many bands, chance neighbours one), at most `limit`; optionally
+ * approved images only. One statement per hundred sources: the pending list asks for the
+ * whole queue at once (bench:pending).
  */
+export async function textCandidatesOfMany(
+  db: Executor,
+  sources: ReadonlyArray<{ id: number; keys: readonly number[] }>,
+  options: { limit: number; approvedOnly?: boolean },
+): Promise<Map<number, number[]>> {
+  const candidates = new Map<number, number[]>();
+  const approved =
+    options.approvedOnly === true
+      ? sql`JOIN images i ON i.id_image = k.id_image AND i.status = 'approved'`
+      : sql``;
+  for (const part of chunks(
+    sources.filter((source) => source.keys.length > 0),
+    SOURCES_PER_STATEMENT,
+  )) {
+    // CAST: PostgreSQL types bare parameters in VALUES as text.
+    const wanted = part.flatMap((source) =>
+      [...new Set(source.keys)].map(
+        (key) => sql`(CAST(${source.id} AS INTEGER), CAST(${key} AS INTEGER))`,
+      ),
+    );
+    const { rows } = await sql<{ id_source: number; id_image: number }>`
+      WITH wanted (id_source, bucket) AS (VALUES ${sql.join(wanted)})
+      SELECT id_source, id_image FROM (
+        SELECT w.id_source, k.id_image,
+          ROW_NUMBER() OVER (
+            PARTITION BY w.id_source ORDER BY COUNT(*) DESC, k.id_image DESC
+          ) AS place
+        FROM wanted w
+        JOIN duplicate_text_keys k ON k.bucket = w.bucket AND k.id_image <> w.id_source
+        ${approved}
+        GROUP BY w.id_source, k.id_image
+      ) ranked
+      WHERE place <= ${options.limit}
+      ORDER BY id_source, place
+    `.execute(db);
+    for (const row of rows) {
+      const list = candidates.get(row.id_source);
+      if (list === undefined) candidates.set(row.id_source, [row.id_image]);
+      else list.push(row.id_image);
+    }
+  }
+  return candidates;
+}
+
+/** textCandidatesOfMany for one image, `exclude`. */
 export async function textCandidates(
   db: Executor,
   keys: readonly number[],
   options: { exclude: number; limit: number; approvedOnly?: boolean },
 ): Promise<number[]> {
-  if (keys.length === 0) return [];
-  let query = db
-    .selectFrom('duplicate_text_keys as k')
-    .select((eb) => ['k.id_image', eb.fn.countAll<number>().as('shared')])
-    .where('k.bucket', 'in', [...keys])
-    .where('k.id_image', '<>', options.exclude);
-  if (options.approvedOnly === true) {
-    query = query
-      .innerJoin('images as i', 'i.id_image', 'k.id_image')
-      .where('i.status', '=', 'approved');
-  }
-  const rows = await query
-    .groupBy('k.id_image')
-    .orderBy('shared', 'desc')
-    .orderBy('k.id_image', 'desc')
-    .limit(options.limit)
-    .execute();
-  return rows.map((row) => row.id_image);
+  const candidates = await textCandidatesOfMany(db, [{ id: options.exclude, keys }], options);
+  return candidates.get(options.exclude) ?? [];
 }
 
 /** Images stored under any of the probe keys; only those without usable text when asked. */

@@ -218,19 +218,14 @@ export function createDuplicatesService(
       }
       set.add(pair.id_other);
     }
-    const candidatesOf = new Map<number, number[]>();
-    for (const row of own) {
-      const signature = signatureOf(row);
-      if (signature.text === null) continue;
-      candidatesOf.set(
-        row.id_image,
-        await repo.textCandidates(db, textKeys(signature), {
-          exclude: row.id_image,
-          limit: SUGGESTION_CANDIDATES,
-          approvedOnly: true,
-        }),
-      );
-    }
+    const candidatesOf = await repo.textCandidatesOfMany(
+      db,
+      own.flatMap((row) => {
+        const signature = signatureOf(row);
+        return signature.text === null ? [] : [{ id: row.id_image, keys: textKeys(signature) }];
+      }),
+      { limit: SUGGESTION_CANDIDATES, approvedOnly: true },
+    );
     const candidateTexts = new Map(
       (await repo.findAnalyses(db, [...candidatesOf.values()].flat())).map((row) => [
         row.id_image,
