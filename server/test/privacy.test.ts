@@ -144,6 +144,71 @@ describe('DELETE /api/users/me (D9)', () => {
     expect((await call('GET', `/api/images/${othersImage}`)).json().likes_count).toBe(0);
   });
 
+  it('forgets a user who touched more images than one batch, and nobody else', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const heavy = await createUser(t.app);
+    const fan = await createUser(t.app);
+    const db = t.app.ctx.database.db;
+    // More images than an erasure recounts in one transaction (1,000), each liked and viewed
+    // by the user and liked by someone else.
+    const rows = Array.from({ length: 1100 }, (_, i) => ({
+      filename: `batch-${String(i)}.webp`,
+      id_utente: fan.id,
+      id_categoria: 1,
+      status: 'approved' as const,
+      mime_type: 'image/webp',
+      size_bytes: 1000,
+      width: 10,
+      height: 10,
+      created_at: now.value.toISOString(),
+      published_at: now.value.toISOString(),
+      likes_count: 2,
+      views_count: 1,
+    }));
+    const ids: number[] = [];
+    for (const part of [rows.slice(0, 550), rows.slice(550)]) {
+      const inserted = await db.insertInto('images').values(part).returning('id_image').execute();
+      ids.push(...inserted.map((row) => row.id_image));
+    }
+    const created_at = now.value.toISOString();
+    const interactions = ids.flatMap((id_image) => [
+      { id_image, id_utente: heavy.id, id_tipo_interazione: 1, viewer_key: null, created_at },
+      {
+        id_image,
+        id_utente: heavy.id,
+        id_tipo_interazione: 7,
+        viewer_key: `u:${heavy.id}`,
+        created_at,
+      },
+      { id_image, id_utente: fan.id, id_tipo_interazione: 1, viewer_key: null, created_at },
+    ]);
+    for (let start = 0; start < interactions.length; start += 500) {
+      await db
+        .insertInto('interactions')
+        .values(interactions.slice(start, start + 500))
+        .execute();
+    }
+
+    const erased = await call('DELETE', `/api/admin/users/${heavy.id}`, admin.access_token);
+    expect(erased.statusCode).toBe(200);
+    const counters = await db
+      .selectFrom('images')
+      .select(['likes_count', 'views_count'])
+      .where('id_image', 'in', ids)
+      .execute();
+    expect(counters.length).toBe(1100);
+    expect(counters.filter((row) => row.likes_count === 1 && row.views_count === 0).length).toBe(
+      1100,
+    );
+    const left = await db
+      .selectFrom('interactions')
+      .select(['id_utente'])
+      .where('id_image', 'in', ids)
+      .execute();
+    expect(left.length).toBe(1100);
+    expect(left.every((row) => row.id_utente === fan.id)).toBe(true);
+  });
+
   it('erases a user whose image an administrator deletes at the same moment', async () => {
     const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
     const leaving = await createUser(t.app);

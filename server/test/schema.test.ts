@@ -94,7 +94,7 @@ describe('schema', () => {
         'image_tags_by_tag',
         'interactions_toggle_unique',
         'interactions_by_user',
-        'interactions_views_by_viewer',
+        'interactions_by_image',
         'interactions_by_time',
         'follows_by_followed',
         'jobs_due',

@@ -9,6 +9,7 @@ import * as searchTerms from './migrations/2026-11-25T2100-search-terms.js';
 import * as ocrAlternates from './migrations/2026-11-26T0100-ocr-alternates.js';
 import * as searchTermsApproved from './migrations/2026-11-27T0900-search-terms-approved.js';
 import * as fullCaseKeys from './migrations/2026-11-27T2200-full-case-keys.js';
+import * as interactionsByImage from './migrations/2026-11-28T0100-interactions-by-image.js';
 import type { Database } from './tables.js';
 
 /*
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T0100-ocr-alternates': ocrAlternates,
   '2026-11-27T0900-search-terms-approved': searchTermsApproved,
   '2026-11-27T2200-full-case-keys': fullCaseKeys,
+  '2026-11-28T0100-interactions-by-image': interactionsByImage,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -63,6 +63,20 @@ const deleteToggleQuery = precompiled((db, imageId: number, userId: number, type
     .where('id_tipo_interazione', '=', type),
 );
 
+/** Every interaction of a user with these images (at most a chunk of ids): an erasure's batch. */
+export async function deleteInteractionsOf(
+  db: Executor,
+  userId: number,
+  imageIds: readonly number[],
+): Promise<void> {
+  if (imageIds.length === 0) return;
+  await db
+    .deleteFrom('interactions')
+    .where('id_utente', '=', userId)
+    .where('id_image', 'in', [...imageIds])
+    .execute();
+}
+
 export async function insertInteraction(
   db: Executor,
   row: {
@@ -126,7 +140,7 @@ const reactionTargetQuery = precompiled((db, imageId: number) =>
 /**
  * What a view needs, in one query: whether the image may be shown (status, owner) and whether
  * this viewer, under either of its keys (today's and the day before's), already viewed it since
- * `since` (interactions_views_by_viewer).
+ * `since` (interactions_by_image).
  */
 export async function viewTarget(
   db: Executor,
@@ -255,16 +269,20 @@ const COUNTER_TYPES: Array<[column: CounterColumn, type: number]> = [
  */
 export async function recountCounters(db: Executor, ids?: readonly number[]): Promise<void> {
   // A user who viewed tens of thousands of images would pass SQLite's bound parameters.
+  // Every counter in one UPDATE: a row version per image on PostgreSQL rather than seven
+  // (docs/PERFORMANCE.md, "A user's erasure"). Each count reads interactions_by_image.
+  const counters = sql.join(
+    COUNTER_TYPES.map(
+      ([column, type]) => sql`${sql.ref(column)} = (
+        SELECT count(*) FROM interactions
+        WHERE interactions.id_image = images.id_image
+          AND interactions.id_tipo_interazione = ${sql.lit(type)}
+      )`,
+    ),
+  );
   for (const part of ids === undefined ? [undefined] : chunks(ids)) {
-    for (const [column, type] of COUNTER_TYPES) {
-      const scope = part === undefined ? sql`` : sql`WHERE images.id_image IN (${sql.join(part)})`;
-      await sql`
-        UPDATE images SET ${sql.ref(column)} = (
-          SELECT count(*) FROM interactions
-          WHERE interactions.id_image = images.id_image
-            AND interactions.id_tipo_interazione = ${type}
-        ) ${scope}`.execute(db);
-    }
+    const scope = part === undefined ? sql`` : sql`WHERE images.id_image IN (${sql.join(part)})`;
+    await sql`UPDATE images SET ${counters} ${scope}`.execute(db);
   }
 }
 
