@@ -165,6 +165,12 @@ describe('home', () => {
       const wrapped = await track.getAttribute('style');
       await love.getByRole('button', { name: 'Immagini successive' }).click();
       await expect.poll(() => track.getAttribute('style')).not.toBe(wrapped);
+      // They sit under the pictures, never over them.
+      const pictures = await track.locator('xpath=..').boundingBox();
+      for (const arrow of ['Immagini precedenti', 'Immagini successive']) {
+        const box = await love.getByRole('button', { name: arrow }).boundingBox();
+        expect(box?.y).toBeGreaterThanOrEqual((pictures?.y ?? 0) + (pictures?.height ?? 0));
+      }
 
       // A category with all its pictures on screen at once stands still: no arrows.
       const protest = page.getByRole('region', { name: 'Di Protesta', exact: true });
