@@ -657,6 +657,53 @@ describe('Gestione Immagini Duplicate', () => {
     await context.close();
   });
 
+  it('says the analysis is running, not that there are no groups, until the images are read', async () => {
+    // A new server reads its photos for a minute or two: the answers of that moment are set
+    // here (the server's count of images to read is tested in server/test/duplicates.test.ts).
+    const { context, page } = await openSession(browser, server.url, adminToken, {
+      viewport: VIEWPORTS.desktop,
+    });
+    let left = 3;
+    await page.route('**/api/admin/duplicate-images/analysis', (route) =>
+      route.fulfill({ json: { images_to_analyse: left } }),
+    );
+    await page.route('**/api/admin/duplicate-images', (route) => route.fulfill({ json: [] }));
+    await page.goto(`${server.url}/admin/duplicate-images`);
+    await page
+      .getByRole('status')
+      .getByText('Analisi delle immagini in corso', { exact: true })
+      .waitFor();
+    await page
+      .getByText(
+        'Ancora 3 immagini da analizzare: i gruppi di immagini duplicate compariranno qui man mano.',
+        { exact: true },
+      )
+      .waitFor();
+    expect(await page.getByText(/^Totale gruppi di immagini duplicate/).count()).toBe(0);
+    expect(await page.getByText('Nessun gruppo di immagini duplicate trovato').count()).toBe(0);
+
+    // Every image read, and still no pair: now the empty list means no duplicates.
+    left = 0;
+    await page.getByRole('button', { name: 'Aggiorna' }).click();
+    await totalShown(page, 0);
+    await page.getByText('Nessun gruppo di immagini duplicate trovato', { exact: true }).waitFor();
+    expect(await page.getByText('Analisi delle immagini in corso').count()).toBe(0);
+
+    // Groups found while others are still being read: they show, with a word on the rest.
+    await page.unroute('**/api/admin/duplicate-images');
+    left = 1;
+    const found = await duplicateGroups();
+    await page.getByRole('button', { name: 'Aggiorna' }).click();
+    await totalShown(page, found.length);
+    await page
+      .getByText(
+        'Analisi delle immagini in corso: ancora 1 immagine da analizzare, altri gruppi potrebbero aggiungersi.',
+        { exact: true },
+      )
+      .waitFor();
+    await context.close();
+  });
+
   it("'Non sono duplicati' hides a group for good", async () => {
     const before = await duplicateGroups();
     const { context, page } = await openAdmin('/admin/duplicate-images');

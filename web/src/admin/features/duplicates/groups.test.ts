@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DuplicateGroup, DuplicateImage } from '../../types.js';
-import { groupHeading, groupText, sizeInKb, withoutImage } from './groups.js';
+import { groupHeading, groupText, imagesLeftToAnalyse, sizeInKb, withoutImage } from './groups.js';
 
 function image(id: number): DuplicateImage {
   return {
@@ -52,5 +52,12 @@ describe('duplicate groups on the page', () => {
     expect(sizeInKb(1500)).toBe('1.46 KB');
     expect(sizeInKb(0)).toBe('Dimensione non disponibile');
     expect(sizeInKb(undefined)).toBe('Dimensione non disponibile');
+  });
+});
+
+describe('the analysis still running', () => {
+  it('says how many images are left, in the singular for one', () => {
+    expect(imagesLeftToAnalyse(1)).toBe('ancora 1 immagine da analizzare');
+    expect(imagesLeftToAnalyse(12)).toBe('ancora 12 immagini da analizzare');
   });
 });

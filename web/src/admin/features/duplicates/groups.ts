@@ -1,3 +1,4 @@
+import { countPhrase } from '../../../lib/format.js';
 import type { DuplicateGroup } from '../../types.js';
 
 /**
@@ -29,4 +30,12 @@ export function sizeInKb(bytes: number | null | undefined): string {
 export function groupText(group: DuplicateGroup): string {
   const text = group.testo_estratto.trim();
   return text === '' ? '—' : text;
+}
+
+/** Said while photos are still being read, instead of an empty list that would mislead. */
+export const ANALYSIS_IN_PROGRESS = 'Analisi delle immagini in corso';
+
+/** 'ancora 3 immagini da analizzare'. */
+export function imagesLeftToAnalyse(count: number): string {
+  return `ancora ${countPhrase(count, 'immagine', 'immagini')} da analizzare`;
 }
