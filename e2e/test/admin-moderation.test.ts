@@ -603,9 +603,12 @@ describe('Gestione Immagini Duplicate', () => {
     await expect(
       copyCard.getByRole('link', { name: 'Visualizza' }).getAttribute('href'),
     ).resolves.toBe(`/image/${ids.textCopy}`);
-    // A copy still waiting for review has no public page yet: 'In attesa', its own file.
+    // A copy still waiting for review has no public page yet: 'In attesa', its own file,
+    // and the date of its upload, since it was never published.
     const waiting = card(section(page, TITLES.keptGroup), TITLES.keptGroup[0]);
     await waiting.getByText('In attesa', { exact: true }).waitFor();
+    await waiting.getByText(/^Caricata il: \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/).waitFor();
+    expect(await waiting.getByText(/Pubblicata il/).count()).toBe(0);
     await expect(
       waiting.getByRole('link', { name: 'Visualizza' }).getAttribute('href'),
     ).resolves.not.toMatch(/^\/image\//);

@@ -23,16 +23,17 @@ import {
 } from '@mui/material';
 import { useIsMutating } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatDateTime } from '../../lib/format.js';
 import { AdminPage } from '../components/AdminPage.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useNotice } from '../components/Notice.js';
+import { StatusChip } from '../components/StatusChip.js';
 import { useDeleteDuplicate } from '../features/duplicates/deleteDuplicate.js';
 import { useDeleteGroup } from '../features/duplicates/deleteGroup.js';
 import { useDismissGroup } from '../features/duplicates/dismissGroup.js';
 import { useDuplicateGroups } from '../features/duplicates/duplicateGroups.js';
 import {
   ANALYSIS_IN_PROGRESS,
+  cardDate,
   groupHeading,
   groupText,
   imagesLeftToAnalyse,
@@ -323,15 +324,11 @@ function ImageCard({
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {`Caricata da: ${image.user.username}`}
         </Typography>
-        <Typography variant="body2" color="text.secondary" component="div">
-          {'Pubblicata il: '}
-          {image.published_at === null || image.status !== 'approved' ? (
-            <Chip size="small" label="In attesa" color="warning" variant="outlined" />
-          ) : (
-            formatDateTime(image.published_at)
-          )}
+        <Typography variant="body2" color="text.secondary">
+          {cardDate(image)}
         </Typography>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 1 }}>
+          {image.status === 'approved' ? null : <StatusChip status={image.status} />}
           <Chip
             size="small"
             icon={<FavoriteIcon />}
