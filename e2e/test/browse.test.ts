@@ -367,6 +367,24 @@ describe('search', () => {
   });
 });
 
+describe('privacy policy', () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`is a tap away from the categories drawer of any public page at ${name} width`, async () => {
+      const { page, errors } = await openPage(viewport);
+      await page.goto(`${server.url}/category/${ids.love}`);
+      await pageHeading(page, 'Amore').waitFor();
+      await page.getByRole('button', { name: 'Categorie', exact: true }).click();
+      const drawer = page.getByRole('presentation').filter({ has: page.getByText('Categorie') });
+      await drawer.getByRole('link', { name: 'Informativa sulla privacy', exact: true }).click();
+      await page.waitForURL(`${server.url}/privacy-policy`);
+      await pageHeading(page, 'Informativa sulla privacy').waitFor();
+      await drawer.waitFor({ state: 'hidden' });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+});
+
 it('sends an unknown path to home', async () => {
   const { page } = await openPage();
   await page.goto(`${server.url}/non/esiste`);
