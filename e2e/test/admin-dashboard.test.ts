@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginAdmin, registerUser, type ApiUser } from './fixtures.js';
 import {
@@ -80,6 +80,13 @@ const CARDS = [
   ['In attesa', 'pending_images'],
 ] as const;
 
+/** The texts of the elements that hide part of their content (cut, or ending in '…'). */
+function clipped(elements: Locator): Promise<string[]> {
+  return elements.evaluateAll((nodes) =>
+    nodes.filter((node) => node.scrollWidth > node.clientWidth).map((node) => node.textContent),
+  );
+}
+
 async function expectDashboard(page: Page, stats: Stats): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Dashboard Amministratore' }).waitFor();
   for (const [label, key] of CARDS) {
@@ -157,6 +164,22 @@ describe('the dashboard', () => {
     await context.close();
   });
 
+  it('keeps every card on a laptop readable: labels whole, the hint on one line', async () => {
+    // A common laptop: narrower than VIEWPORTS.desktop, so its six cards are tighter.
+    const { context, page } = await openAs(adminToken, { width: 1366, height: 768 });
+    await page.goto(`${server.url}/admin/dashboard`);
+    const waiting = page.getByRole('group', { name: 'In attesa', exact: true });
+    const hint = waiting.getByText('Da moderare', { exact: true });
+    await hint.waitFor();
+    // A caption's line is 20 px: 'Da moderare ›' used to wrap beside the card's icon.
+    expect((await hint.boundingBox())?.height).toBeLessThan(24);
+    for (const [label] of CARDS) {
+      const card = page.getByRole('group', { name: label, exact: true });
+      await expect(clipped(card.getByText(label, { exact: true }))).resolves.toEqual([]);
+    }
+    await context.close();
+  });
+
   it('fits a phone: cards two by two, charts and tables inside the screen', async () => {
     const { context, page } = await openAs(adminToken, VIEWPORTS.phone);
     await page.goto(`${server.url}/admin/dashboard`);
@@ -165,6 +188,11 @@ describe('the dashboard', () => {
     // Nothing pushes the page wider than the phone; wide tables scroll inside their box.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    // Every name of the rankings reads in full (it wraps, never ends in an ellipsis), and the
+    // users' table still fits the screen.
+    const users = page.getByRole('table', { name: 'Top 20 Utenti Più Attivi' });
+    await expect(clipped(page.locator('table tbody td'))).resolves.toEqual([]);
+    await expect(clipped(users.locator('xpath=..'))).resolves.toEqual([]);
     await screenshot(page, 'admin-dashboard-phone');
     await context.close();
   });

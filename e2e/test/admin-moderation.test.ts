@@ -603,9 +603,12 @@ describe('Gestione Immagini Duplicate', () => {
     await expect(
       copyCard.getByRole('link', { name: 'Visualizza' }).getAttribute('href'),
     ).resolves.toBe(`/image/${ids.textCopy}`);
-    // A copy still waiting for review has no public page yet: 'In attesa', its own file.
+    // A copy still waiting for review has no public page yet: 'In attesa', its own file,
+    // and the date of its upload, since it was never published.
     const waiting = card(section(page, TITLES.keptGroup), TITLES.keptGroup[0]);
     await waiting.getByText('In attesa', { exact: true }).waitFor();
+    await waiting.getByText(/^Caricata il: \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/).waitFor();
+    expect(await waiting.getByText(/Pubblicata il/).count()).toBe(0);
     await expect(
       waiting.getByRole('link', { name: 'Visualizza' }).getAttribute('href'),
     ).resolves.not.toMatch(/^\/image\//);
@@ -654,6 +657,53 @@ describe('Gestione Immagini Duplicate', () => {
     const queue = (await pendingImages()).images.map((image) => image.id_image);
     expect(queue).toContain(groups.deleted[0]);
     expect(queue).not.toContain(groups.deleted[1]);
+    await context.close();
+  });
+
+  it('says the analysis is running, not that there are no groups, until the images are read', async () => {
+    // A new server reads its photos for a minute or two: the answers of that moment are set
+    // here (the server's count of images to read is tested in server/test/duplicates.test.ts).
+    const { context, page } = await openSession(browser, server.url, adminToken, {
+      viewport: VIEWPORTS.desktop,
+    });
+    let left = 3;
+    await page.route('**/api/admin/duplicate-images/analysis', (route) =>
+      route.fulfill({ json: { images_to_analyse: left } }),
+    );
+    await page.route('**/api/admin/duplicate-images', (route) => route.fulfill({ json: [] }));
+    await page.goto(`${server.url}/admin/duplicate-images`);
+    await page
+      .getByRole('status')
+      .getByText('Analisi delle immagini in corso', { exact: true })
+      .waitFor();
+    await page
+      .getByText(
+        'Ancora 3 immagini da analizzare: i gruppi di immagini duplicate compariranno qui man mano.',
+        { exact: true },
+      )
+      .waitFor();
+    expect(await page.getByText(/^Totale gruppi di immagini duplicate/).count()).toBe(0);
+    expect(await page.getByText('Nessun gruppo di immagini duplicate trovato').count()).toBe(0);
+
+    // Every image read, and still no pair: now the empty list means no duplicates.
+    left = 0;
+    await page.getByRole('button', { name: 'Aggiorna' }).click();
+    await totalShown(page, 0);
+    await page.getByText('Nessun gruppo di immagini duplicate trovato', { exact: true }).waitFor();
+    expect(await page.getByText('Analisi delle immagini in corso').count()).toBe(0);
+
+    // Groups found while others are still being read: they show, with a word on the rest.
+    await page.unroute('**/api/admin/duplicate-images');
+    left = 1;
+    const found = await duplicateGroups();
+    await page.getByRole('button', { name: 'Aggiorna' }).click();
+    await totalShown(page, found.length);
+    await page
+      .getByText(
+        'Analisi delle immagini in corso: ancora 1 immagine da analizzare, altri gruppi potrebbero aggiungersi.',
+        { exact: true },
+      )
+      .waitFor();
     await context.close();
   });
 

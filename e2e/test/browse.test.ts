@@ -165,6 +165,12 @@ describe('home', () => {
       const wrapped = await track.getAttribute('style');
       await love.getByRole('button', { name: 'Immagini successive' }).click();
       await expect.poll(() => track.getAttribute('style')).not.toBe(wrapped);
+      // They sit under the pictures, never over them.
+      const pictures = await track.locator('xpath=..').boundingBox();
+      for (const arrow of ['Immagini precedenti', 'Immagini successive']) {
+        const box = await love.getByRole('button', { name: arrow }).boundingBox();
+        expect(box?.y).toBeGreaterThanOrEqual((pictures?.y ?? 0) + (pictures?.height ?? 0));
+      }
 
       // A category with all its pictures on screen at once stands still: no arrows.
       const protest = page.getByRole('region', { name: 'Di Protesta', exact: true });
@@ -359,6 +365,24 @@ describe('search', () => {
     await page.waitForURL(/\/image\/\d+$/);
     await page.close();
   });
+});
+
+describe('privacy policy', () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`is a tap away from the categories drawer of any public page at ${name} width`, async () => {
+      const { page, errors } = await openPage(viewport);
+      await page.goto(`${server.url}/category/${ids.love}`);
+      await pageHeading(page, 'Amore').waitFor();
+      await page.getByRole('button', { name: 'Categorie', exact: true }).click();
+      const drawer = page.getByRole('presentation').filter({ has: page.getByText('Categorie') });
+      await drawer.getByRole('link', { name: 'Informativa sulla privacy', exact: true }).click();
+      await page.waitForURL(`${server.url}/privacy-policy`);
+      await pageHeading(page, 'Informativa sulla privacy').waitFor();
+      await drawer.waitFor({ state: 'hidden' });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
 });
 
 it('sends an unknown path to home', async () => {

@@ -21,7 +21,11 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
-export type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
+/** Any window size; VIEWPORTS holds the two every screen is checked at. */
+export interface Viewport {
+  width: number;
+  height: number;
+}
 
 export interface RunningServer {
   url: string;

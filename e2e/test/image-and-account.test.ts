@@ -321,7 +321,16 @@ describe('image page', () => {
     await page.locator('[aria-label="Mi piace: 0"][aria-pressed="false"]').waitFor();
     await expect(like.innerText()).resolves.toBe('0');
 
+    // A reaction's label opens above it, never over 'Scarica' below (1 px for rounding).
     const favourite = reaction(page, 'Preferiti');
+    await favourite.hover();
+    const label = page.getByRole('tooltip', { name: 'Preferiti' });
+    await label.waitFor();
+    const labelBox = await label.boundingBox();
+    const favouriteBox = await favourite.boundingBox();
+    expect((labelBox?.y ?? 0) + (labelBox?.height ?? 0)).toBeLessThanOrEqual(
+      (favouriteBox?.y ?? 0) + 1,
+    );
     await favourite.click();
     await page.locator('[aria-label="Preferiti: 1"][aria-pressed="true"]').waitFor();
     await expect(favourite.innerText()).resolves.toBe('1');

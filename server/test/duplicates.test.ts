@@ -174,6 +174,7 @@ describe('access', () => {
     const copy = await image('accesso 2', 'questo muro parla ancora');
     const calls = [
       { method: 'GET' as const, url: '/api/admin/duplicate-images' },
+      { method: 'GET' as const, url: '/api/admin/duplicate-images/analysis' },
       { method: 'DELETE' as const, url: `/api/admin/duplicate-images/${id}` },
       {
         method: 'POST' as const,
@@ -190,6 +191,45 @@ describe('access', () => {
       expect(normal.json()).toEqual({ detail: 'Non hai i permessi per accedere a questa pagina.' });
     }
     expect(await groupOf(id)).toEqual([id, copy]);
+  });
+});
+
+describe('analysis progress', () => {
+  async function progress(): Promise<unknown> {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/duplicate-images/analysis',
+      headers: bearer(adminToken),
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json();
+  }
+
+  it('counts the images still to be read, so an empty list is told from a pending one', async () => {
+    // The uploads above had their jobs dropped: nothing is being read.
+    expect(await progress()).toEqual({ images_to_analyse: 0 });
+    const first = await uploadImage(t.app, user, { title: 'da leggere 1' });
+    const second = await uploadImage(t.app, user, { title: 'da leggere 2' });
+    // Neither is read yet, so neither can be in a group.
+    expect(await progress()).toEqual({ images_to_analyse: 2 });
+    expect(await groupOf(first.id_image)).toBeUndefined();
+
+    // A photo whose job failed for good is awaited no more: nothing will read it.
+    await t.app.ctx.database.db
+      .updateTable('jobs')
+      .set({ status: 'failed' })
+      .where(
+        'payload',
+        '=',
+        JSON.stringify({ id_image: second.id_image, filename: second.filename }),
+      )
+      .execute();
+    expect(await progress()).toEqual({ images_to_analyse: 1 });
+
+    // Its full size, then its analysis (queued by the first in its transaction): counted
+    // until both have run.
+    expect(await t.app.ctx.jobs.runUntilIdle()).toBe(2);
+    expect(await progress()).toEqual({ images_to_analyse: 0 });
   });
 });
 

@@ -186,3 +186,18 @@ export async function deleteDoneJobsBefore(db: Executor, before: string): Promis
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Jobs of these names still to finish: queued (a retry included) or running. Failed ones are
+ * not counted: nothing will run them again. Reads the `jobs_due` index (status first).
+ */
+export async function countUnfinishedJobs(db: Executor, names: readonly string[]): Promise<number> {
+  if (names.length === 0) return 0;
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['queued', 'running'])
+    .where('name', 'in', names)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -5,6 +5,7 @@ import type { Database } from '../db/tables.js';
 import type { Clock } from '../lib/clock.js';
 import {
   claimJob as claimJobRow,
+  countUnfinishedJobs,
   deleteDoneJobsBefore,
   insertJob,
   markJobDone,
@@ -157,6 +158,11 @@ export async function failJob(
     now: now.toISOString(),
   });
   return marked ? 'retry' : 'lost';
+}
+
+/** How many jobs of these names are queued or running (failed ones never run again). */
+export function unfinishedJobs(db: Executor, names: readonly string[]): Promise<number> {
+  return countUnfinishedJobs(db, names);
 }
 
 /** Deletes done jobs older than `keepMs` (default 7 days); failed ones stay for inspection. */

@@ -150,6 +150,12 @@ export interface DuplicateGroup {
   images: DuplicateImage[];
 }
 
+/** GET /admin/duplicate-images/analysis. */
+export interface AnalysisProgress {
+  /** Images whose text and hash are still to come: groups form once they are read. */
+  images_to_analyse: number;
+}
+
 export interface ServerSettings {
   registrations_open: boolean;
   /** Bytes, 100 KB to 5 MB. */

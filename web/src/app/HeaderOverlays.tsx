@@ -14,6 +14,7 @@ import { useEffect, useState, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useCategories } from '../features/categories/api.js';
 import { categoryDisplayName } from '../lib/format.js';
+import { PRIVACY_POLICY_PATH, PRIVACY_POLICY_TITLE } from './privacyPolicy.js';
 
 /*
  * The header's search field and categories drawer, in a chunk of their own: nobody sees them
@@ -135,6 +136,20 @@ export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: ()
               {category.shown}
             </Link>
           ))}
+        </Box>
+        {/* The drawer is the one menu every public page has (a page footer would sit under
+            galleries that never end), so the policy is always a tap away from it. */}
+        <Box sx={{ mt: 4, pt: 2, borderTop: 1, borderColor: 'divider' }}>
+          <Link
+            component={RouterLink}
+            to={PRIVACY_POLICY_PATH}
+            onClick={onClose}
+            variant="body2"
+            color="text.secondary"
+            underline="hover"
+          >
+            {PRIVACY_POLICY_TITLE}
+          </Link>
         </Box>
       </Box>
     </Drawer>

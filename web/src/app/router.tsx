@@ -2,6 +2,7 @@ import { matchRoutes, Navigate, useParams, type RouteObject } from 'react-router
 import { adminRoutes } from '../admin/routes.js';
 import { lazyPage, type LazyPage } from './lazyPage.js';
 import { BareLayout, PublicLayout } from './PublicLayout.js';
+import { PRIVACY_POLICY_PATH } from './privacyPolicy.js';
 import { RequireLogin } from './RequireLogin.js';
 
 // Every page is its own chunk: a visitor downloads only the screens they open (habit 12).
@@ -48,7 +49,7 @@ export const routes: RouteObject[] = [
           </RequireLogin>
         ),
       },
-      { path: '/privacy-policy', element: <PrivacyPolicyPage /> },
+      { path: PRIVACY_POLICY_PATH, element: <PrivacyPolicyPage /> },
     ],
   },
   {
@@ -73,7 +74,7 @@ const PAGES = new Map<string, LazyPage>([
   ['/search', SearchPage],
   ['/user/:id', ProfilePage],
   ['/create', UploadPage],
-  ['/privacy-policy', PrivacyPolicyPage],
+  [PRIVACY_POLICY_PATH, PrivacyPolicyPage],
   ['/login', LoginPage],
   ['/register', RegisterPage],
 ]);

@@ -13,16 +13,27 @@ const GAP = 12;
 /** The most slides in view at once (desktop): the ones an eager carousel loads at once. */
 const SLIDES_IN_VIEW = 5;
 
+const ARROW_SIZE = { xs: 32, sm: 40 };
+
+/*
+ * The arrows sit in a row of their own under the slides, at its right end: drawn over the
+ * slides they hid part of a picture, on a phone a good part of its two. The row is there from
+ * the first paint (under the skeleton too) and keeps its height when there are no arrows, so
+ * nothing moves when embla starts and they appear.
+ */
+const controlsSx = {
+  display: 'flex',
+  justifyContent: 'flex-end',
+  gap: 1,
+  mt: 1,
+  height: ARROW_SIZE,
+} as const;
+
 const arrowSx = {
-  position: 'absolute',
-  top: '50%',
-  transform: 'translateY(-50%)',
-  bgcolor: 'rgba(18,18,18,0.7)',
   border: 1,
   borderColor: 'divider',
-  '&:hover': { bgcolor: 'rgba(18,18,18,0.9)' },
-  width: { xs: 32, sm: 40 },
-  height: { xs: 32, sm: 40 },
+  width: ARROW_SIZE,
+  height: ARROW_SIZE,
 } as const;
 
 /**
@@ -106,7 +117,6 @@ export function ImageCarousel({
       role="group"
       aria-roledescription="carosello"
       aria-label={label}
-      sx={{ position: 'relative' }}
       onPointerDownCapture={start}
       onPointerEnter={start}
       onFocusCapture={start}
@@ -134,23 +144,21 @@ export function ImageCarousel({
           ))}
         </Box>
       </Box>
-      {/* Only when there is somewhere to go: drawn before embla starts (hidden, as disabled
-          buttons were), they were MUI buttons and emotion classes in every carousel's commit,
-          the page's first one included (goal 8: total blocking time). */}
-      {canScroll && (
-        <>
-          <IconButton
-            aria-label="Immagini precedenti"
-            onClick={previous}
-            sx={{ ...arrowSx, left: 8 }}
-          >
-            <ChevronLeftIcon />
-          </IconButton>
-          <IconButton aria-label="Immagini successive" onClick={next} sx={{ ...arrowSx, right: 8 }}>
-            <ChevronRightIcon />
-          </IconButton>
-        </>
-      )}
+      <Box sx={controlsSx}>
+        {/* Only when there is somewhere to go: drawn before embla starts (hidden, as disabled
+            buttons were), they were MUI buttons and emotion classes in every carousel's commit,
+            the page's first one included (goal 8: total blocking time). */}
+        {canScroll && (
+          <>
+            <IconButton aria-label="Immagini precedenti" onClick={previous} sx={arrowSx}>
+              <ChevronLeftIcon />
+            </IconButton>
+            <IconButton aria-label="Immagini successive" onClick={next} sx={arrowSx}>
+              <ChevronRightIcon />
+            </IconButton>
+          </>
+        )}
+      </Box>
     </Box>
   );
 }
@@ -169,26 +177,28 @@ const pulse = keyframes`
  */
 export function CarouselSkeleton() {
   return (
-    <Box
-      aria-hidden
-      sx={{
-        display: 'flex',
-        ml: `-${GAP}px`,
-        overflow: 'hidden',
-        '& > div': { flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` },
-        '& > div > div': {
-          aspectRatio: SLIDE_RATIO,
-          borderRadius: 1,
-          bgcolor: 'rgba(255, 255, 255, 0.13)',
-          animation: `${pulse} 2s ease-in-out 0.5s infinite`,
-        },
-      }}
-    >
-      {Array.from({ length: SLIDES_IN_VIEW }, (_, index) => (
-        <div key={index}>
-          <div />
-        </div>
-      ))}
+    <Box aria-hidden>
+      <Box
+        sx={{
+          display: 'flex',
+          ml: `-${GAP}px`,
+          overflow: 'hidden',
+          '& > div': { flex: '0 0 auto', width: SLIDE_WIDTH, pl: `${GAP}px` },
+          '& > div > div': {
+            aspectRatio: SLIDE_RATIO,
+            borderRadius: 1,
+            bgcolor: 'rgba(255, 255, 255, 0.13)',
+            animation: `${pulse} 2s ease-in-out 0.5s infinite`,
+          },
+        }}
+      >
+        {Array.from({ length: SLIDES_IN_VIEW }, (_, index) => (
+          <div key={index}>
+            <div />
+          </div>
+        ))}
+      </Box>
+      <Box sx={controlsSx} />
     </Box>
   );
 }

@@ -46,9 +46,12 @@ interface TriggerProps {
 
 export function LazyTooltip({
   title,
+  placement = 'bottom',
   children,
 }: {
   title: string;
+  /** Where the label opens: MUI's 'bottom' unless it would cover something to use there. */
+  placement?: TooltipProps['placement'];
   children: ReactElement<TriggerProps>;
 }) {
   const [Tooltip, setTooltip] = useState<Tooltip | undefined>(() => loaded);
@@ -100,7 +103,13 @@ export function LazyTooltip({
     <>
       {trigger}
       {Tooltip !== undefined && anchor !== null && (
-        <Tooltip title={title} arrow open={open} slotProps={{ popper: { anchorEl: anchor } }}>
+        <Tooltip
+          title={title}
+          arrow
+          open={open}
+          placement={placement}
+          slotProps={{ popper: { anchorEl: anchor } }}
+        >
           <span hidden />
         </Tooltip>
       )}

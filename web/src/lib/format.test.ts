@@ -4,6 +4,7 @@ import {
   countPhrase,
   formatDateTime,
   formatLongDate,
+  nameParts,
   pageTitle,
 } from './format.js';
 
@@ -121,5 +122,19 @@ describe('pageTitle (D11)', () => {
     expect(pageTitle('Accedi')).toBe('Accedi · Muri Parlanti');
     expect(pageTitle()).toBe('Muri Parlanti');
     expect(pageTitle('')).toBe('Muri Parlanti');
+  });
+});
+
+describe('nameParts', () => {
+  it.each([
+    ['federica.fontana', ['federica.', 'fontana']],
+    ['emanuele_rossi-88', ['emanuele_', 'rossi-', '88']],
+    ['noemi', ['noemi']],
+    ['a..b', ['a.', '.', 'b']],
+    ['fine.', ['fine.']],
+    ['città.bella', ['città.', 'bella']],
+  ])('cuts %s after its dots, hyphens and underscores', (name, parts) => {
+    expect(nameParts(name)).toEqual(parts);
+    expect(nameParts(name).join('')).toBe(name);
   });
 });

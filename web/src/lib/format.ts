@@ -100,3 +100,12 @@ export function countPhrase(count: number, singular: string, plural: string): st
 export function pageTitle(name?: string): string {
   return name === undefined || name === '' ? 'Muri Parlanti' : `${name} · Muri Parlanti`;
 }
+
+/**
+ * A username cut after each dot, hyphen and underscore ('federica.fontana' → 'federica.',
+ * 'fontana'): the places a narrow column may wrap it and still be read, where an ellipsis would
+ * hide it and a break anywhere would split a word. Joined again, the parts are the name.
+ */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[._-])(?=.)/u);
+}

@@ -147,7 +147,8 @@ function ReactionButton({
 }) {
   const icons = REACTION_ICONS[reaction.type];
   return (
-    <LazyTooltip title={reaction.label}>
+    // Above: under the reactions is 'Scarica', which a label below covered while pointed at.
+    <LazyTooltip title={reaction.label} placement="top">
       <Button
         // The count is the button's visible text, so its name carries it too: a screen reader
         // says 'Mi piace: 3', and speech input can use what it sees (WCAG 2.5.3).

@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import type { ReactNode } from 'react';
+import { PRIVACY_POLICY_TITLE } from '../app/privacyPolicy.js';
 import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 
@@ -465,7 +466,7 @@ function TableOfContents() {
 
 /** /privacy-policy: the Italian privacy policy, with a table of contents on wide screens. */
 export default function PrivacyPolicyPage() {
-  usePageTitle('Informativa sulla privacy');
+  usePageTitle(PRIVACY_POLICY_TITLE);
   return (
     <Box sx={{ maxWidth: 1160, mx: 'auto' }}>
       <ChipBreadcrumbs crumbs={[{ label: 'Privacy' }]} />
@@ -483,7 +484,7 @@ export default function PrivacyPolicyPage() {
             component="h1"
             sx={{ fontWeight: 800, mb: 1.5, fontSize: { xs: '2.2rem', md: '3rem' } }}
           >
-            Informativa sulla privacy
+            {PRIVACY_POLICY_TITLE}
           </Typography>
           <Typography sx={{ fontSize: '1.15rem', lineHeight: 1.7, mb: 1 }}>
             Muri Parlanti raccoglie le scritte sui muri, non le persone. Qui trovi, in parole

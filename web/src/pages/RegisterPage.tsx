@@ -11,6 +11,7 @@ import {
 } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
+import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import { AuthCard } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { TextInput } from '../components/TextInput.js';
@@ -190,7 +191,7 @@ export default function RegisterPage() {
             />
             <FormHelperText sx={{ mx: 0 }}>
               Come trattiamo i tuoi dati:{' '}
-              <Link component={RouterLink} to="/privacy-policy" color="inherit">
+              <Link component={RouterLink} to={PRIVACY_POLICY_PATH} color="inherit">
                 informativa sulla privacy
               </Link>
             </FormHelperText>

@@ -21,6 +21,7 @@ import {
 } from '@mui/material';
 import { useEffect, useState, type ChangeEvent, type DragEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSession } from '../features/auth/useSession.js';
 import {
@@ -119,7 +120,7 @@ function Rules() {
       </List>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
         Formati accettati: JPG, PNG o WEBP, fino a 5MB. Come trattiamo i tuoi dati e le tue foto:{' '}
-        <Link component={RouterLink} to="/privacy-policy" color="secondary">
+        <Link component={RouterLink} to={PRIVACY_POLICY_PATH} color="secondary">
           informativa sulla privacy
         </Link>
         .

@@ -7,8 +7,9 @@ import { IdParams } from '../images/images.schemas.js';
 import { MAX_DISMISSED_IMAGES } from './duplicates.service.js';
 
 /*
- * 'Gestione Immagini Duplicate' (SPEC §2, D7): the groups, deleting one image, and marking a
- * group 'Non sono duplicati'. Administrators only: the guard reads the flag from the database
+ * 'Gestione Immagini Duplicate' (SPEC §2, D7): the groups, how many images are still to be
+ * read (until then an empty list proves nothing), deleting one image, and marking a group
+ * 'Non sono duplicati'. Administrators only: the guard reads the flag from the database
  * on every request (401 without a token, 403 for anyone else).
  */
 
@@ -35,6 +36,13 @@ const Group = Type.Object({
   testo_estratto: Type.String({ description: 'the text read on the wall; empty when none' }),
   kind: Kind,
   images: Type.Array(GroupImage),
+});
+
+const AnalysisProgress = Type.Object({
+  images_to_analyse: Type.Integer({
+    minimum: 0,
+    description: 'images whose text and hash are still to come (groups form once they are read)',
+  }),
 });
 
 const DismissBody = Type.Object(
@@ -76,6 +84,17 @@ export const duplicatesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       }),
     },
     () => ctx.duplicates.listGroups(),
+  );
+
+  app.get(
+    '/admin/duplicate-images/analysis',
+    {
+      onRequest: app.guards.admin,
+      schema: schema('How many images the duplicate finder is still to read', {
+        response: { 200: AnalysisProgress, ...errorResponses(401, 403) },
+      }),
+    },
+    () => ctx.duplicates.analysisProgress(),
   );
 
   app.delete(

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/tables.js';
+import { FULL_SIZE_JOB } from '../../jobs/full-size/full-size.job.js';
+import { IMAGE_ANALYSIS_JOB } from '../../jobs/image-analysis/image-analysis.job.js';
+import { unfinishedJobs } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import type { FileUrlSigner } from '../images/file-urls.js';
@@ -76,6 +79,12 @@ export interface DuplicateGroup {
   testo_estratto: string;
   kind: PairKind;
   images: DuplicateGroupImage[];
+}
+
+/** How far the reading of the photos is, which the groups depend on. */
+export interface AnalysisProgress {
+  /** Images whose text and hash are still to come; 0 when every image has been read. */
+  images_to_analyse: number;
 }
 
 export interface PossibleDuplicate {
@@ -162,6 +171,16 @@ export function createDuplicatesService(
     }
     groups.sort((a, b) => b.count - a.count || compareText(b.newest, a.newest));
     return groups.map(({ newest: _newest, ...group }) => group);
+  }
+
+  /**
+   * Images not read yet: a group can form only once its images have been read, so an empty
+   * list means 'no duplicates' only when this is 0. Each upload (and each demo image) has one
+   * job at a time on its way to being read: its full size, whose job then queues the analysis
+   * in the same transaction; so the unfinished jobs of the two count the images.
+   */
+  async function analysisProgress(): Promise<AnalysisProgress> {
+    return { images_to_analyse: await unfinishedJobs(db, [FULL_SIZE_JOB, IMAGE_ANALYSIS_JOB]) };
   }
 
   /**
@@ -331,6 +350,7 @@ export function createDuplicatesService(
 
   return {
     listGroups,
+    analysisProgress,
     dismissGroup,
     hintsForImage,
     hintsForImages,

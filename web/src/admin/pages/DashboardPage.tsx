@@ -1,5 +1,6 @@
 import { Box, Link, Stack } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { BreakableName } from '../../components/BreakableName.js';
 import { categoryDisplayName } from '../../lib/format.js';
 import { AdminPage } from '../components/AdminPage.js';
 import { ActivityCharts } from '../features/dashboard/ActivityCharts.js';
@@ -28,7 +29,7 @@ const USER_COLUMNS: readonly TopColumn<ActiveUser>[] = [
     header: 'Utente',
     render: (row) => (
       <Link component={RouterLink} to={`/admin/users/${row.id_utente}/edit`} color="inherit">
-        {row.username}
+        <BreakableName name={row.username} />
       </Link>
     ),
   },

@@ -7,6 +7,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import SdStorageIcon from '@mui/icons-material/SdStorage';
 import UnpublishedIcon from '@mui/icons-material/Unpublished';
 import {
+  Alert,
   Box,
   Button,
   Card,
@@ -14,6 +15,7 @@ import {
   CardContent,
   CardMedia,
   Chip,
+  CircularProgress,
   IconButton,
   Paper,
   Stack,
@@ -21,15 +23,22 @@ import {
 } from '@mui/material';
 import { useIsMutating } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatDateTime } from '../../lib/format.js';
 import { AdminPage } from '../components/AdminPage.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useNotice } from '../components/Notice.js';
+import { StatusChip } from '../components/StatusChip.js';
 import { useDeleteDuplicate } from '../features/duplicates/deleteDuplicate.js';
 import { useDeleteGroup } from '../features/duplicates/deleteGroup.js';
 import { useDismissGroup } from '../features/duplicates/dismissGroup.js';
 import { useDuplicateGroups } from '../features/duplicates/duplicateGroups.js';
-import { groupHeading, groupText, sizeInKb } from '../features/duplicates/groups.js';
+import {
+  ANALYSIS_IN_PROGRESS,
+  cardDate,
+  groupHeading,
+  groupText,
+  imagesLeftToAnalyse,
+  sizeInKb,
+} from '../features/duplicates/groups.js';
 import { duplicateKeys } from '../features/duplicates/keys.js';
 import { adminErrorMessage } from '../shape.js';
 import type { DuplicateGroup, DuplicateImage } from '../types.js';
@@ -105,12 +114,21 @@ export default function DuplicateImagesPage() {
           : adminErrorMessage(groups.error, 'Errore nel caricamento delle immagini duplicate')
       }
     >
-      {groups.data === undefined ? null : (
+      {groups.data === undefined ? null : groups.data.groups.length === 0 &&
+        groups.data.imagesToAnalyse > 0 ? (
+        // No group yet, and photos still unread: '0 gruppi' would be a claim nobody can make.
+        <AnalysisRunning imagesToAnalyse={groups.data.imagesToAnalyse} />
+      ) : (
         <>
           <Typography sx={{ mb: 3 }} color="text.secondary" role="status">
-            {`Totale gruppi di immagini duplicate: ${groups.data.length}`}
+            {`Totale gruppi di immagini duplicate: ${groups.data.groups.length}`}
           </Typography>
-          {groups.data.length === 0 ? (
+          {groups.data.imagesToAnalyse > 0 && (
+            <Alert severity="info" role="status" sx={{ mb: 3 }}>
+              {`${ANALYSIS_IN_PROGRESS}: ${imagesLeftToAnalyse(groups.data.imagesToAnalyse)}, altri gruppi potrebbero aggiungersi.`}
+            </Alert>
+          )}
+          {groups.data.groups.length === 0 ? (
             <Paper sx={{ p: 4, textAlign: 'center' }}>
               <Typography color="text.secondary">
                 Nessun gruppo di immagini duplicate trovato
@@ -118,7 +136,7 @@ export default function DuplicateImagesPage() {
             </Paper>
           ) : (
             <Stack spacing={3}>
-              {groups.data.map((group, index) => (
+              {groups.data.groups.map((group, index) => (
                 <GroupSection
                   key={group.images.map((image) => image.id_image).join('-')}
                   position={index + 1}
@@ -142,6 +160,22 @@ export default function DuplicateImagesPage() {
       />
       {notice.element}
     </AdminPage>
+  );
+}
+
+/** In place of the groups while the first ones are still being looked for. */
+function AnalysisRunning({ imagesToAnalyse }: { imagesToAnalyse: number }) {
+  const left = imagesLeftToAnalyse(imagesToAnalyse);
+  return (
+    <Paper sx={{ p: 4, textAlign: 'center' }}>
+      <CircularProgress color="secondary" size={32} aria-hidden />
+      <Typography variant="h6" component="p" role="status" sx={{ mt: 2 }}>
+        {ANALYSIS_IN_PROGRESS}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        {`${left.charAt(0).toLocaleUpperCase('it-IT')}${left.slice(1)}: i gruppi di immagini duplicate compariranno qui man mano.`}
+      </Typography>
+    </Paper>
   );
 }
 
@@ -290,15 +324,11 @@ function ImageCard({
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
           {`Caricata da: ${image.user.username}`}
         </Typography>
-        <Typography variant="body2" color="text.secondary" component="div">
-          {'Pubblicata il: '}
-          {image.published_at === null || image.status !== 'approved' ? (
-            <Chip size="small" label="In attesa" color="warning" variant="outlined" />
-          ) : (
-            formatDateTime(image.published_at)
-          )}
+        <Typography variant="body2" color="text.secondary">
+          {cardDate(image)}
         </Typography>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 1 }}>
+          {image.status === 'approved' ? null : <StatusChip status={image.status} />}
           <Chip
             size="small"
             icon={<FavoriteIcon />}

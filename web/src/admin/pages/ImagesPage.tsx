@@ -23,12 +23,13 @@ import { AdminPage } from '../components/AdminPage.js';
 import { BatchAction } from '../components/BatchAction.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useNotice } from '../components/Notice.js';
+import { StatusChip } from '../components/StatusChip.js';
 import { refreshAfterImageChange, useAdminImages } from '../features/images/adminImages.js';
 import { deleteAdminImage, useDeleteImage } from '../features/images/deleteImage.js';
 import { ImageEditDialog } from '../features/images/ImageEditDialog.js';
-import { statusLook } from '../features/images/imageStatus.js';
 import { useUpdateImage } from '../features/images/updateImage.js';
 import { adminErrorMessage } from '../shape.js';
+import { statusLook } from '../status.js';
 import type { AdminImage } from '../types.js';
 
 const LOAD_ERROR = 'Errore nel caricamento delle immagini';
@@ -99,10 +100,7 @@ function dataColumns(): GridColDef<AdminImage>[] {
       width: 120,
       // Sorting and filtering go by the words on screen.
       valueGetter: (value: string) => statusLook(value).label,
-      renderCell: ({ row }) => {
-        const look = statusLook(row.status);
-        return <Chip label={look.label} color={look.color} size="small" variant="outlined" />;
-      },
+      renderCell: ({ row }) => <StatusChip status={row.status} />,
     },
     {
       field: 'likes',

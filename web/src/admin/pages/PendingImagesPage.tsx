@@ -38,7 +38,7 @@ import { PendingDetailDialog, UNTITLED } from '../features/pending/PendingDetail
 import { RejectDialog } from '../features/pending/RejectDialog.js';
 import { rejectImage, useRejectImage } from '../features/pending/rejectImage.js';
 import { categoryName, filterPending, uploaderName } from '../features/pending/search.js';
-import { StatusChip } from '../features/pending/StatusChip.js';
+import { StatusChip } from '../components/StatusChip.js';
 import type { Classification } from '../features/pending/updateClassification.js';
 import { adminErrorMessage } from '../shape.js';
 import type { PendingImage } from '../types.js';

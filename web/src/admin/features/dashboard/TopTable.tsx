@@ -96,18 +96,12 @@ export function TopTable<Row>({
                     <TableCell
                       key={column.header}
                       align={column.numeric === true ? 'right' : 'left'}
+                      // Names are read in full: on a phone a long one wraps between its
+                      // words (a username after its dots, BreakableName) instead of ending in
+                      // an ellipsis; a single word wider than the column widens the table,
+                      // which then scrolls sideways in its box.
                       sx={
-                        column.numeric === true
-                          ? { fontVariantNumeric: 'tabular-nums' }
-                          : // A name broken mid-word is hard to read; on phones a long one
-                            // ends in an ellipsis so the figures, the total above all, stay
-                            // on screen.
-                            {
-                              whiteSpace: 'nowrap',
-                              overflow: 'hidden',
-                              textOverflow: 'ellipsis',
-                              maxWidth: { xs: 88, sm: 'none' },
-                            }
+                        column.numeric === true ? { fontVariantNumeric: 'tabular-nums' } : undefined
                       }
                     >
                       {column.render(row)}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.js';
-import type { DuplicateGroup } from '../../types.js';
+import { updateGroups } from './duplicateGroups.js';
 import { withoutImage } from './groups.js';
 import { duplicateKeys, refreshAfterChange } from './keys.js';
 
@@ -19,9 +19,7 @@ export function useDeleteDuplicate() {
     mutationKey: duplicateKeys.change,
     mutationFn: deleteDuplicate,
     onSuccess: (_answer, idImage) => {
-      queryClient.setQueryData<DuplicateGroup[]>(duplicateKeys.groups, (groups) =>
-        groups === undefined ? groups : withoutImage(groups, idImage),
-      );
+      updateGroups(queryClient, (groups) => withoutImage(groups, idImage));
     },
     onSettled: () => refreshAfterChange(queryClient),
   });

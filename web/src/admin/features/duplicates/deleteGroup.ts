@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { runBatch, type BatchResult } from '../../batch.js';
 import type { DuplicateGroup } from '../../types.js';
 import { deleteDuplicate } from './deleteDuplicate.js';
+import { updateGroups } from './duplicateGroups.js';
 import { withoutImage } from './groups.js';
 import { duplicateKeys, refreshAfterChange } from './keys.js';
 
@@ -26,9 +27,7 @@ export async function deleteGroup(group: DuplicateGroup): Promise<BatchResult> {
 export function useDeleteGroup() {
   const queryClient = useQueryClient();
   const dropDeleted = (ids: readonly number[]) => {
-    queryClient.setQueryData<DuplicateGroup[]>(duplicateKeys.groups, (groups) =>
-      groups === undefined ? groups : ids.reduce(withoutImage, groups),
-    );
+    updateGroups(queryClient, (groups) => ids.reduce(withoutImage, groups));
   };
   return useMutation({
     mutationKey: duplicateKeys.change,

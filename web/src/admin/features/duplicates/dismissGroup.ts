@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.js';
 import type { DuplicateGroup } from '../../types.js';
+import { updateGroups } from './duplicateGroups.js';
 import { duplicateKeys, refreshAfterChange } from './keys.js';
 
 /**
@@ -21,8 +22,8 @@ export function useDismissGroup() {
     mutationFn: dismissGroup,
     onSuccess: (_answer, dismissed) => {
       const ids = new Set(dismissed.images.map((image) => image.id_image));
-      queryClient.setQueryData<DuplicateGroup[]>(duplicateKeys.groups, (groups) =>
-        groups?.filter((group) => !group.images.every((image) => ids.has(image.id_image))),
+      updateGroups(queryClient, (groups) =>
+        groups.filter((group) => !group.images.every((image) => ids.has(image.id_image))),
       );
     },
     onSettled: () => refreshAfterChange(queryClient),

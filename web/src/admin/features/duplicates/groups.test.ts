@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DuplicateGroup, DuplicateImage } from '../../types.js';
-import { groupHeading, groupText, sizeInKb, withoutImage } from './groups.js';
+import {
+  cardDate,
+  groupHeading,
+  groupText,
+  imagesLeftToAnalyse,
+  sizeInKb,
+  withoutImage,
+} from './groups.js';
 
 function image(id: number): DuplicateImage {
   return {
@@ -52,5 +59,25 @@ describe('duplicate groups on the page', () => {
     expect(sizeInKb(1500)).toBe('1.46 KB');
     expect(sizeInKb(0)).toBe('Dimensione non disponibile');
     expect(sizeInKb(undefined)).toBe('Dimensione non disponibile');
+  });
+});
+
+describe('the analysis still running', () => {
+  it('says how many images are left, in the singular for one', () => {
+    expect(imagesLeftToAnalyse(1)).toBe('ancora 1 immagine da analizzare');
+    expect(imagesLeftToAnalyse(12)).toBe('ancora 12 immagini da analizzare');
+  });
+});
+
+describe('the date on a card', () => {
+  it('is the publication for a public image and the upload for one waiting for review', () => {
+    const dates = {
+      created_at: '2026-11-24T08:16:00.000Z',
+      published_at: '2026-11-25T10:30:00.000Z',
+    };
+    expect(cardDate({ ...dates, status: 'approved' })).toBe('Pubblicata il: 25/11/2026, 11:30');
+    expect(cardDate({ ...dates, status: 'pending', published_at: null })).toBe(
+      'Caricata il: 24/11/2026, 09:16',
+    );
   });
 });

@@ -1,4 +1,5 @@
-import type { DuplicateGroup } from '../../types.js';
+import { countPhrase, formatDateTime } from '../../../lib/format.js';
+import type { DuplicateGroup, DuplicateImage } from '../../types.js';
 
 /**
  * The groups without one image (SPEC §4): it leaves its group, and a group left with fewer than
@@ -25,8 +26,26 @@ export function sizeInKb(bytes: number | null | undefined): string {
   return `${(bytes / 1024).toFixed(2)} KB`;
 }
 
+/**
+ * The date a card shows: 'Pubblicata il' (SPEC §2) for a public image; one still waiting for
+ * review was never published, so its upload, 'Caricata il', as its own page says it.
+ */
+export function cardDate(image: Pick<DuplicateImage, 'status' | 'created_at' | 'published_at'>) {
+  return image.status === 'approved' && image.published_at !== null
+    ? `Pubblicata il: ${formatDateTime(image.published_at)}`
+    : `Caricata il: ${formatDateTime(image.created_at)}`;
+}
+
 /** The text a group is headed with, or a dash when none was read. */
 export function groupText(group: DuplicateGroup): string {
   const text = group.testo_estratto.trim();
   return text === '' ? '—' : text;
+}
+
+/** Said while photos are still being read, instead of an empty list that would mislead. */
+export const ANALYSIS_IN_PROGRESS = 'Analisi delle immagini in corso';
+
+/** 'ancora 3 immagini da analizzare'. */
+export function imagesLeftToAnalyse(count: number): string {
+  return `ancora ${countPhrase(count, 'immagine', 'immagini')} da analizzare`;
 }

@@ -32,7 +32,7 @@ import {
   suggestionsPending,
 } from './classification.js';
 import { categoryName, fold, uploaderName } from './search.js';
-import { StatusChip } from './StatusChip.js';
+import { StatusChip } from '../../components/StatusChip.js';
 import { useTagOptions } from './tagOptions.js';
 import type { Classification } from './updateClassification.js';
 

@@ -1,4 +1,4 @@
-/** How an image's moderation status reads in the back-office (SPEC §2, D4). */
+/** How an image's moderation status reads in the back-office (SPEC §2, D4): grids, chips. */
 export interface StatusLook {
   label: string;
   color: 'warning' | 'success' | 'error' | 'default';

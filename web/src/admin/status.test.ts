@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusLook } from './imageStatus.js';
+import { statusLook } from './status.js';
 
 describe('image status chip', () => {
   it('names the three statuses in Italian', () => {
