@@ -136,8 +136,11 @@ export async function textCandidatesOfMany(
             PARTITION BY w.id_source ORDER BY COUNT(*) DESC, k.id_image DESC
           ) AS place
         FROM wanted w
-        JOIN duplicate_text_keys k ON k.bucket = w.bucket AND k.id_image <> w.id_source
+        -- CROSS JOIN: SQLite keeps this order (each bucket searched in the primary key);
+        -- left to choose, it read the whole key table once a statement held ten images.
+        CROSS JOIN duplicate_text_keys k
         ${approved}
+        WHERE k.bucket = w.bucket AND k.id_image <> w.id_source
         GROUP BY w.id_source, k.id_image
       ) ranked
       WHERE place <= ${options.limit}
