@@ -63,18 +63,28 @@ const deleteToggleQuery = precompiled((db, imageId: number, userId: number, type
     .where('id_tipo_interazione', '=', type),
 );
 
-/** Every interaction of a user with these images (at most a chunk of ids): an erasure's batch. */
-export async function deleteInteractionsOf(
+/**
+ * A user's interactions with the image of each, in image order: an erasure reads them once and
+ * deletes them batch by batch by primary key (deleting by user and images would read every
+ * remaining row of the user's again in each batch).
+ */
+export function interactionsOf(
   db: Executor,
   userId: number,
-  imageIds: readonly number[],
-): Promise<void> {
-  if (imageIds.length === 0) return;
-  await db
-    .deleteFrom('interactions')
+): Promise<Array<{ id_interazione: number; id_image: number }>> {
+  return db
+    .selectFrom('interactions')
+    .select(['id_interazione', 'id_image'])
     .where('id_utente', '=', userId)
-    .where('id_image', 'in', [...imageIds])
+    .orderBy('id_image')
     .execute();
+}
+
+/** Deletes interactions by id. */
+export async function deleteInteractions(db: Executor, ids: readonly number[]): Promise<void> {
+  for (const part of chunks(ids)) {
+    await db.deleteFrom('interactions').where('id_interazione', 'in', part).execute();
+  }
 }
 
 export async function insertInteraction(

@@ -110,19 +110,28 @@ export function createInteractionsService(
     recountCounters: (ids?: readonly number[]) => repo.recountCounters(db, ids),
 
     /**
-     * Erasure: `deleteAccount` removes the user and, by cascade, their interactions; the
-     * counters of every image they had reacted to or viewed are recounted in the same
-     * transaction, so a failure leaves both for the retry, which finds the same images. The
-     * user's views still waiting in memory are written first, to be counted out with the rest.
+     * Erasure: the user's interactions go a thousand images a transaction, each batch's rows
+     * with those images' recounted counters, so that a user who viewed tens of thousands of
+     * images never holds SQLite's write lock (or those images' rows) for seconds
+     * (docs/PERFORMANCE.md, "A user's erasure"). Then `deleteAccount` removes the user and, by
+     * cascade, whatever they did meanwhile, recounted in the same transaction. A failure leaves
+     * the rest for the retry, which starts from what is left. The user's views still waiting
+     * in memory are written first, to be counted out with the rest.
      */
     async forgetUser(userId: number, deleteAccount: (trx: Executor) => Promise<void>) {
       await views.flush();
-      // A thousand images a transaction, each batch's rows and counters together, so that a
-      // user who viewed tens of thousands of images never holds SQLite's write lock (or those
-      // images' rows) for seconds (docs/PERFORMANCE.md, "A user's erasure").
-      for (const part of chunks(await repo.imagesTouchedBy(db, userId), ERASURE_BATCH)) {
+      const rowsOf = new Map<number, number[]>();
+      for (const row of await repo.interactionsOf(db, userId)) {
+        const rows = rowsOf.get(row.id_image);
+        if (rows === undefined) rowsOf.set(row.id_image, [row.id_interazione]);
+        else rows.push(row.id_interazione);
+      }
+      for (const part of chunks([...rowsOf.keys()], ERASURE_BATCH)) {
         await db.transaction().execute(async (trx) => {
-          await repo.deleteInteractionsOf(trx, userId, part);
+          await repo.deleteInteractions(
+            trx,
+            part.flatMap((id) => rowsOf.get(id) ?? []),
+          );
           await repo.recountCounters(trx, part);
         });
       }
