@@ -848,14 +848,16 @@ function tsqueryText(query: SearchQuery): string {
 
 /** PostgreSQL's last position; later words are counted there, as to_tsvector does. */
 const MAX_TSVECTOR_POSITION = 16383;
-/** The positions to_tsvector keeps of one lexeme; ts_rank_cd ranks by them. */
-const MAX_POSITIONS_PER_LEXEME = 255;
+/** The positions to_tsvector keeps of one lexeme in one field; ts_rank_cd ranks by them. */
+const MAX_POSITIONS_IN_FIELD = 255;
+/** The positions `||` keeps of one lexeme across fields. */
+const MAX_POSITIONS_PER_LEXEME = 256;
 
 /**
  * The document as a tsvector literal, weighted and positioned as
  * `setweight(to_tsvector('simple', title), 'A') || … 'D'` made it from the same terms: each
- * field's words numbered on from the previous field's last, every position with its field's
- * weight ('mur':1A,4C 'parl':2A).
+ * field's words numbered on from the largest position the fields before it kept, every
+ * position with its field's weight ('mur':1A,4C 'parl':2A).
  */
 export function tsvectorText(
   document: Pick<SearchDocument, 'title' | 'tags' | 'body' | 'author'>,
@@ -870,14 +872,20 @@ export function tsvectorText(
   let last = 0;
   for (const [text, weight] of fields) {
     if (text === '') continue;
-    const terms = text.split(' ');
-    terms.forEach((term, index) => {
-      const position = Math.min(last + index + 1, MAX_TSVECTOR_POSITION);
+    const inField = new Map<string, number>();
+    let largest = 0;
+    text.split(' ').forEach((term, index) => {
+      const seen = inField.get(term) ?? 0;
+      if (seen >= MAX_POSITIONS_IN_FIELD) return;
+      inField.set(term, seen + 1);
+      const own = Math.min(index + 1, MAX_TSVECTOR_POSITION);
+      largest = Math.max(largest, own);
       const held = positions.get(term);
-      if (held === undefined) positions.set(term, [`${position}${weight}`]);
-      else if (held.length < MAX_POSITIONS_PER_LEXEME) held.push(`${position}${weight}`);
+      const position = `${Math.min(last + own, MAX_TSVECTOR_POSITION)}${weight}`;
+      if (held === undefined) positions.set(term, [position]);
+      else if (held.length < MAX_POSITIONS_PER_LEXEME) held.push(position);
     });
-    last = Math.min(last + terms.length, MAX_TSVECTOR_POSITION);
+    last = Math.min(last + largest, MAX_TSVECTOR_POSITION);
   }
   return [...positions].map(([term, held]) => `${quotedLexeme(term)}:${held.join(',')}`).join(' ');
 }
