@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { openDatabase } from '../../server/src/db/database.js';
 import { createInteractionsService } from '../../server/src/modules/interactions/interactions.service.js';
 import { createViewRecorder } from '../../server/src/modules/interactions/view-recorder.js';
 import { createViewerKeys } from '../../server/src/modules/interactions/viewer-key.js';
@@ -9,7 +7,7 @@ import { createFileUrlSigner } from '../../server/src/modules/images/file-urls.j
 import { createImagesService } from '../../server/src/modules/images/images.service.js';
 import { systemClock } from '../../server/src/lib/clock.js';
 import { createUsersService } from '../../server/src/modules/users/users.service.js';
-import { dropCatalogue, generateCatalogue } from './generate.js';
+import { dropCatalogue, generateCatalogue, openCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
 
 /*
@@ -40,11 +38,7 @@ if (!Number.isInteger(touched) || touched < 1 || touched > images) {
 }
 
 const catalogue = await generateCatalogue({ engine, images, postgresUrl: values['postgres-url'] });
-const database = openDatabase(
-  catalogue.databaseUrl !== undefined
-    ? { kind: 'postgres', url: catalogue.databaseUrl }
-    : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
-);
+const database = openCatalogue(catalogue);
 try {
   const { db, dialect } = database;
   const userId = catalogue.meta.userId;

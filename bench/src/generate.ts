@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { openDatabase, type Dialect } from '../../server/src/db/database.js';
+import { openDatabase, type DatabaseHandle, type Dialect } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { markSearchTermsCurrent } from '../../server/src/jobs/search-rebuild/search-rebuild.job.js';
 import { systemClock } from '../../server/src/lib/clock.js';
@@ -436,6 +436,15 @@ export async function readCatalogue(dataDir: string): Promise<Catalogue> {
     databaseUrl?: string;
   };
   return { dataDir, databaseUrl: saved.databaseUrl, meta: saved.meta };
+}
+
+/** The catalogue's database, opened as the server opens it. */
+export function openCatalogue(catalogue: Catalogue): DatabaseHandle {
+  return openDatabase(
+    catalogue.databaseUrl !== undefined
+      ? { kind: 'postgres', url: catalogue.databaseUrl }
+      : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
+  );
 }
 
 export async function dropCatalogue(catalogue: Catalogue, postgresUrl: string): Promise<void> {

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { openDatabase } from '../../server/src/db/database.js';
 import { systemClock } from '../../server/src/lib/clock.js';
 import { foldText } from '../../server/src/lib/text.js';
 import { createDuplicateIndex } from '../../server/src/modules/duplicates/duplicates.index.js';
@@ -9,7 +7,7 @@ import { createDuplicatesService } from '../../server/src/modules/duplicates/dup
 import { createFileUrlSigner } from '../../server/src/modules/images/file-urls.js';
 import { createImagesService } from '../../server/src/modules/images/images.service.js';
 import { createTaxonomyService } from '../../server/src/modules/taxonomy/taxonomy.service.js';
-import { dropCatalogue, generateCatalogue } from './generate.js';
+import { dropCatalogue, generateCatalogue, openCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
 
 /*
@@ -46,11 +44,7 @@ const runs = wholeNumber('runs', values.runs, 1);
 if (pendingCount >= images) fail('--pending must be fewer than --images');
 
 const catalogue = await generateCatalogue({ engine, images, postgresUrl: values['postgres-url'] });
-const database = openDatabase(
-  catalogue.databaseUrl !== undefined
-    ? { kind: 'postgres', url: catalogue.databaseUrl }
-    : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
-);
+const database = openCatalogue(catalogue);
 try {
   const { db, dialect } = database;
   // The generated titles are phrases with a numbered variant: read text as the reader stores

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../../server/src/db/database.js';
 import { MULTI_WORD_PATHS } from '../../server/src/modules/search/search.repository.js';
 import { createSearchService } from '../../server/src/modules/search/search.service.js';
-import { dropCatalogue, generateCatalogue, readCatalogue } from './generate.js';
+import { dropCatalogue, generateCatalogue, openCatalogue, readCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
 
 /*
@@ -55,11 +53,7 @@ const catalogue =
   values.data === undefined
     ? await generateCatalogue({ engine, images, postgresUrl })
     : await readCatalogue(values.data);
-const database = openDatabase(
-  catalogue.databaseUrl !== undefined
-    ? { kind: 'postgres', url: catalogue.databaseUrl }
-    : { kind: 'sqlite', file: path.join(catalogue.dataDir, 'muri-parlanti.sqlite') },
-);
+const database = openCatalogue(catalogue);
 try {
   const search = createSearchService(database.db, database.dialect, { multiWordPath });
   const common = catalogue.meta.commonWord;
