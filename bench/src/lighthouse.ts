@@ -7,6 +7,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type Result } from 'lighthouse';
 import { buildWeb, goalPages, startDemoSite } from './demo-site.js';
 import { ensureServerBuild } from './load.js';
+import { callerPath } from './options.js';
 
 /*
  * `npm run bench:lighthouse -- [--runs 3] [--demo-images 60] [--save <dir>] [--pages home,image]
@@ -80,7 +81,7 @@ async function brotliSize(url: string): Promise<number> {
 
 async function main(): Promise<void> {
   ensureServerBuild();
-  const webDir = values.web ?? buildWeb();
+  const webDir = values.web === undefined ? buildWeb() : callerPath(values.web);
   const server = await startDemoSite(webDir, values['demo-images']);
   const chrome = await chromeLauncher.launch({
     chromePath: values.chromium,

@@ -1,4 +1,5 @@
 /* The command-line options the benchmarks share, read and checked the same way everywhere. */
+import path from 'node:path';
 
 /** Catalogue sizes by name. */
 export const SIZES: Record<string, number> = { '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
@@ -30,4 +31,12 @@ export function parseEngine(
   return value === 'sqlite' || value === 'postgres'
     ? value
     : fail('--engine must be sqlite or postgres');
+}
+
+/**
+ * A path given on the command line, resolved against the folder the caller typed it in: npm runs
+ * the scripts in bench/ and keeps the caller's folder in INIT_CWD.
+ */
+export function callerPath(value: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
 }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import { buildWeb, goalPages, startDemoSite, type DemoSite } from './demo-site.js';
 import { ensureServerBuild } from './load.js';
+import { callerPath } from './options.js';
 
 /*
  * `npm run bench:tasks -- [--web <dir>]... [--loads 4] [--pages home,image] [--detail]
@@ -275,7 +276,7 @@ const median = (list: number[]) => {
 async function main(): Promise<void> {
   ensureServerBuild();
   const built = values.web === undefined;
-  const webDirs = values.web ?? [buildWeb({ minify: !values.unminified })];
+  const webDirs = values.web?.map(callerPath) ?? [buildWeb({ minify: !values.unminified })];
   const sites: DemoSite[] = [];
   const browser = await chromium.launch({
     executablePath: values.chromium,
