@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { holdWrite } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 /** A clock the test moves by hand: erasure promises are about time. */
@@ -231,6 +232,93 @@ describe('DELETE /api/users/me (D9)', () => {
         .where('id_utente', '=', leaving.id)
         .execute(),
     ).toEqual([]);
+  });
+
+  describe('beside other writers of the same images', () => {
+    // Another process's transaction holds one of the user's images while the erasure runs.
+    const HOLD_MS = 500;
+    const likesOf = async (id: number) => {
+      const db = t.app.ctx.database.db;
+      const image = await db
+        .selectFrom('images')
+        .select('likes_count')
+        .where('id_image', '=', id)
+        .executeTakeFirstOrThrow();
+      const rows = await db
+        .selectFrom('interactions')
+        .select('id_utente')
+        .where('id_image', '=', id)
+        .where('id_tipo_interazione', '=', 1)
+        .execute();
+      return { counter: image.likes_count, rows: rows.map((row) => row.id_utente) };
+    };
+
+    it('keeps a like another user gives while the erasure recounts the image', async () => {
+      const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+      const leaving = await createUser(t.app);
+      const fan = await createUser(t.app);
+      const image = await publishedImage(t.app, await createUser(t.app));
+      const id = image.id_image;
+      await call('POST', `/api/images/${id}/interactions`, leaving.token, {
+        id_tipo_interazione: 1,
+      });
+      // The fan's like, as a toggle writes it (row, then counter), committed while the erasure
+      // waits for the image: the recount must see it.
+      const like = await holdWrite(
+        t.config.database,
+        [
+          [
+            'INSERT INTO interactions (id_image, id_utente, id_tipo_interazione, created_at) VALUES (?, ?, 1, ?)',
+            [id, fan.id, now.value.toISOString()],
+          ],
+          ['UPDATE images SET likes_count = likes_count + 1 WHERE id_image = ?', [id]],
+        ],
+        HOLD_MS,
+      );
+      const erased = await call('DELETE', `/api/admin/users/${leaving.id}`, admin.access_token);
+      await like.committed;
+      expect(erased.statusCode).toBe(200);
+      expect(await likesOf(id)).toEqual({ counter: 1, rows: [fan.id] });
+    });
+
+    it('erases a user while an image they liked is being deleted, both done', async () => {
+      const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+      const leaving = await createUser(t.app);
+      const doomed = await publishedImage(t.app, await createUser(t.app));
+      const kept = await publishedImage(t.app, await createUser(t.app));
+      for (const image of [doomed, kept]) {
+        await call('POST', `/api/images/${image.id_image}/interactions`, leaving.token, {
+          id_tipo_interazione: 1,
+        });
+      }
+      // A deletion as moderation makes it: the image's row locked first, then deleted with its
+      // interactions (cascade) once the erasure is under way.
+      const deletion = await holdWrite(
+        t.config.database,
+        [['UPDATE images SET likes_count = likes_count WHERE id_image = ?', [doomed.id_image]]],
+        HOLD_MS,
+        [['DELETE FROM images WHERE id_image = ?', [doomed.id_image]]],
+      );
+      const erased = await call('DELETE', `/api/admin/users/${leaving.id}`, admin.access_token);
+      await deletion.committed;
+      expect(erased.statusCode).toBe(200);
+      const db = t.app.ctx.database.db;
+      expect(
+        await db
+          .selectFrom('images')
+          .select('id_image')
+          .where('id_image', '=', doomed.id_image)
+          .execute(),
+      ).toEqual([]);
+      expect(await likesOf(kept.id_image)).toEqual({ counter: 0, rows: [] });
+      expect(
+        await db
+          .selectFrom('users')
+          .select('id_utente')
+          .where('id_utente', '=', leaving.id)
+          .execute(),
+      ).toEqual([]);
+    });
   });
 
   it('never lets the last active administrator delete their own account', async () => {

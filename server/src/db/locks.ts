@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Dialect } from './database.js';
 import type { Executor } from './executor.js';
 
@@ -23,5 +23,26 @@ export async function holdImageDocuments(
   await sql`
     SELECT pg_advisory_xact_lock(${IMAGE_DOCUMENT_LOCK}::int, id)
     FROM (SELECT DISTINCT unnest(${[...ids]}::int[]) AS id ORDER BY id) AS wanted
+  `.execute(trx);
+}
+
+/**
+ * Locks images' rows before their counters are recomputed or added to, in id order: two writers
+ * of several counters (a batch of views, an erasure's batch) never wait for each other in a
+ * circle, which `UPDATE … WHERE id_image IN (…)` alone does not promise on PostgreSQL (it locks
+ * in the order its plan reads). Taken first, before the transaction deletes any interaction, so
+ * an image's deletion (which locks the image, then its interactions by cascade) waits for it or
+ * it for the deletion, never both. And a statement after it sees every reaction committed before
+ * it got the lock: a recount made under it does not overwrite a concurrent toggle's +1, as one
+ * UPDATE would that waited for the row and then wrote a count from its older snapshot.
+ * FOR NO KEY UPDATE, as an UPDATE of the counters takes: it lets views and reactions that refer
+ * to the images be inserted meanwhile. SQLite's write transaction already excludes every other
+ * writer.
+ */
+export async function holdImageRows(trx: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`
+    SELECT id_image FROM images WHERE id_image = ANY(${[...ids]}::int[])
+    ORDER BY id_image FOR NO KEY UPDATE
   `.execute(trx);
 }

@@ -9,8 +9,9 @@ import type { DatabaseConfig } from '../../src/config.js';
  * row's lock). Another process, since SQLite's wait blocks the test's own thread.
  */
 const HOLDER = `
-const [kind, target, writes, holdMs] = process.argv.slice(1);
+const [kind, target, writes, holdMs, laterWrites] = process.argv.slice(1);
 const statements = JSON.parse(writes);
+const later = JSON.parse(laterWrites);
 const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)));
 (async () => {
   if (kind === 'sqlite') {
@@ -21,18 +22,21 @@ const hold = () => new Promise((resolve) => setTimeout(resolve, Number(holdMs)))
     for (const [statement, values] of statements) db.prepare(statement).run(...values);
     process.stdout.write('held\\n');
     await hold();
+    for (const [statement, values] of later) db.prepare(statement).run(...values);
     db.exec('COMMIT');
     db.close();
   } else {
     const client = new (require('pg').Client)({ connectionString: target });
     await client.connect();
-    await client.query('BEGIN');
-    for (const [statement, values] of statements) {
+    const run = (statement, values) => {
       let n = 0;
-      await client.query(statement.replace(/\\?/g, () => '$' + String(++n)), values);
-    }
+      return client.query(statement.replace(/\\?/g, () => '$' + String(++n)), values);
+    };
+    await client.query('BEGIN');
+    for (const [statement, values] of statements) await run(statement, values);
     process.stdout.write('held\\n');
     await hold();
+    for (const [statement, values] of later) await run(statement, values);
     await client.query('COMMIT');
     await client.end();
   }
@@ -47,17 +51,28 @@ export type HeldStatement = readonly [sql: string, params: ReadonlyArray<string 
 
 /**
  * Runs `statements` in a transaction of another process. Resolves once they have run, not yet
- * committed; `committed` once it is.
+ * committed; `committed` once it is, after `later` has run in the same transaction at the end of
+ * the hold (a writer that locks a row, then, while the code under test waits for it or works
+ * beside it, writes more).
  */
 export async function holdWrite(
   database: DatabaseConfig,
   statements: readonly HeldStatement[],
   holdMs: number,
+  later: readonly HeldStatement[] = [],
 ): Promise<{ committed: Promise<void> }> {
   const target = database.kind === 'sqlite' ? database.file : database.url;
   const child = spawn(
     process.execPath,
-    ['-e', HOLDER, database.kind, target, JSON.stringify(statements), String(holdMs)],
+    [
+      '-e',
+      HOLDER,
+      database.kind,
+      target,
+      JSON.stringify(statements),
+      String(holdMs),
+      JSON.stringify(later),
+    ],
     // Where better-sqlite3 and pg resolve from.
     { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
+import { holdImageRows } from '../../db/locks.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { ImageStatus } from '../../db/tables.js';
 
@@ -243,8 +244,11 @@ export async function addViewCounts(
   db: Executor,
   counts: ReadonlyMap<number, number>,
 ): Promise<void> {
-  // In id order, as an erasure's recount takes the rows (imagesTouchedBy).
   const byId = [...counts].sort(([a], [b]) => a - b);
+  await holdImageRows(
+    db,
+    byId.map(([id]) => id),
+  );
   for (const part of chunks(byId)) {
     const added = sql.join(
       part.map(([id, n]) => sql`WHEN ${id} THEN ${n}`),
@@ -296,11 +300,7 @@ export async function recountCounters(db: Executor, ids?: readonly number[]): Pr
   }
 }
 
-/**
- * The images a user reacted to or viewed: their counters change when the user is erased. In id
- * order, the order in which the recount then locks their rows, as a batch of views does
- * (addViewCounts): two such writers never wait for each other in a circle.
- */
+/** The images a user reacted to or viewed: their counters change when the user is erased. */
 export async function imagesTouchedBy(db: Executor, userId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('interactions')

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import { whenRowGone } from '../../db/errors.js';
+import { holdImageRows } from '../../db/locks.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -113,7 +114,9 @@ export function createInteractionsService(
      * Erasure: the user's interactions go a thousand images a transaction, each batch's rows
      * with those images' recounted counters, so that a user who viewed tens of thousands of
      * images never holds SQLite's write lock (or those images' rows) for seconds
-     * (docs/PERFORMANCE.md, "A user's erasure"). Then `deleteAccount` removes the user and, by
+     * (docs/PERFORMANCE.md, "A user's erasure"). Each transaction first locks its images' rows
+     * (holdImageRows: no deadlock with an image's deletion or a batch of views, no concurrent
+     * reaction lost by the recount). Then `deleteAccount` removes the user and, by
      * cascade, whatever they did meanwhile, recounted in the same transaction. A failure leaves
      * the rest for the retry, which starts from what is left. The user's views still waiting
      * in memory are written first, to be counted out with the rest.
@@ -128,6 +131,7 @@ export function createInteractionsService(
       }
       for (const part of chunks([...rowsOf.keys()], ERASURE_BATCH)) {
         await db.transaction().execute(async (trx) => {
+          await holdImageRows(trx, part);
           await repo.deleteInteractions(
             trx,
             part.flatMap((id) => rowsOf.get(id) ?? []),
@@ -138,6 +142,7 @@ export function createInteractionsService(
       // The account goes with whatever it did since the list was read.
       await db.transaction().execute(async (trx) => {
         const touched = await repo.imagesTouchedBy(trx, userId);
+        await holdImageRows(trx, touched);
         await deleteAccount(trx);
         await repo.recountCounters(trx, touched);
       });
