@@ -11,12 +11,13 @@ import { dropCatalogue, generateCatalogue, openCatalogue } from './generate.js';
 import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
 
 /*
- * Times the back-office's pending list (GET /admin/pending-images) in process: the pending
- * rows, then the moderation hints of every one of them (possible duplicates, a suggested
- * category and tags from approved images whose text is alike), which the route sends with the
- * whole queue. A generated catalogue gets each image's title as its read text, its duplicate
- * index built, and its newest `--pending` images turned back to pending; each part runs
- * `--runs` times and the median and slowest are printed.
+ * Times the back-office's pending queue in process: the list (GET /admin/pending-images, which
+ * reloads after every decision) and one image's moderation hints (GET
+ * /admin/pending-images/{id}/hints, asked for by the detail dialog: possible duplicates, a
+ * suggested category and tags from approved images whose text is alike), for as many different
+ * pending images as there are runs. A generated catalogue gets each image's title as its read
+ * text, its duplicate index built, and its newest `--pending` images turned back to pending;
+ * the median and slowest are printed.
  *
  *   npm run bench:pending -- [--engine sqlite|postgres] [--images 20000] [--pending 1000] [--runs 5]
  */
@@ -81,11 +82,11 @@ try {
   const imagesService = createImagesService(db, dialect, systemClock, fileUrls);
   const duplicates = createDuplicatesService(db, systemClock, { fileUrls, taxonomy });
 
-  const time = async (label: string, work: () => Promise<unknown>): Promise<void> => {
+  const time = async (label: string, work: (run: number) => Promise<unknown>): Promise<void> => {
     const ms: number[] = [];
     for (let run = 0; run < runs; run += 1) {
       const started = performance.now();
-      await work();
+      await work(run);
       ms.push(performance.now() - started);
     }
     ms.sort((a, b) => a - b);
@@ -101,9 +102,11 @@ try {
     `${engine}, ${String(images)} images, ${String(pending.length)} pending, ${String(runs)} runs\n`,
   );
   const ids = pending.map((image) => image.id_image);
-  await time('pending rows', () => imagesService.pending());
-  await time('hints of the whole queue', () => duplicates.hintsForImages(ids));
-  await time('hints of one image', () => duplicates.hintsForImages(ids.slice(0, 1)));
+  await time('the list', () => imagesService.pending());
+  // Spread over the queue: each run asks for another image's hints.
+  await time("one image's hints", (run) =>
+    duplicates.hintsForImage(ids[Math.floor((run * ids.length) / runs)] ?? 0),
+  );
 } finally {
   await database.close();
   await dropCatalogue(catalogue, values['postgres-url']);

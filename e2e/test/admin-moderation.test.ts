@@ -37,11 +37,12 @@ interface PendingImage {
   category: { id_categoria: number; name: string };
   tags: string[];
   file_info: { size_bytes: number };
-  hints: {
-    possible_duplicates: { id_image: number; similarity: number; kind: string }[];
-    suggested_category: { id_categoria: number; nome: string } | null;
-    suggested_tags: { id_tag: number; nome: string }[];
-  };
+}
+
+interface ModerationHints {
+  possible_duplicates: { id_image: number; similarity: number; kind: string }[];
+  suggested_category: { id_categoria: number; nome: string } | null;
+  suggested_tags: { id_tag: number; nome: string }[];
 }
 
 interface DuplicateGroup {
@@ -151,6 +152,9 @@ function adminApi<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 const pendingImages = () =>
   adminApi<{ images: PendingImage[]; total: number }>('/admin/pending-images');
+
+const hintsOf = (id: number) =>
+  adminApi<ModerationHints>(`/admin/pending-images/${String(id)}/hints`);
 
 const duplicateGroups = () => adminApi<DuplicateGroup[]>('/admin/duplicate-images');
 
@@ -523,19 +527,29 @@ describe('Gestione Immagini Duplicate', () => {
   }
 
   it("suggests the public copy's category and tags in the pending detail", async () => {
-    const copy = (await pendingImages()).images.find((image) => image.id_image === ids.textCopy)!;
-    const duplicate = copy.hints.possible_duplicates.find(
+    const hints = await hintsOf(ids.textCopy);
+    const duplicate = hints.possible_duplicates.find(
       (candidate) => candidate.id_image === ids.textOriginal,
     );
     expect(duplicate).toBeDefined();
-    expect(copy.hints.suggested_category?.id_categoria).toBe(smileCategory);
-    expect(copy.hints.suggested_tags.map((tag) => tag.nome)).toContain('sorriso');
+    expect(hints.suggested_category?.id_categoria).toBe(smileCategory);
+    expect(hints.suggested_tags.map((tag) => tag.nome)).toContain('sorriso');
 
     const { context, page } = await openPending();
+    // The hints are asked for when the dialog opens (or the pointer reaches its button): the
+    // first answer and the app's one retry fail, the message offers another try, which works.
+    let asked = 0;
+    await page.route(`**/api/admin/pending-images/${ids.textCopy}/hints`, (route) =>
+      asked++ < 2 ? route.fulfill({ status: 503, json: { detail: 'no' } }) : route.continue(),
+    );
     await search(page, 'rifotografata', [ids.textCopy]);
     await row(page, ids.textCopy).getByRole('button', { name: 'Visualizza' }).click();
     const dialog = page.getByRole('dialog', { name: TITLES.textCopy });
     await dialog.waitFor();
+    await dialog.getByText('Impossibile cercare i possibili duplicati.', { exact: true }).waitFor();
+    await dialog.getByText('Impossibile caricare i suggerimenti.', { exact: true }).waitFor();
+    await screenshot(page, 'admin-pending-detail-hints-failed-desktop');
+    await dialog.getByRole('button', { name: 'Riprova' }).first().click();
     const link = dialog.getByRole('link', { name: new RegExp(TITLES.textOriginal) });
     await expect(link.getAttribute('href')).resolves.toBe(`/image/${ids.textOriginal}`);
     await link
@@ -568,7 +582,7 @@ describe('Gestione Immagini Duplicate', () => {
     };
     expect(published.category.id_categoria).toBe(smileCategory);
     expect(published.tags.map((tag) => tag.nome).sort()).toEqual(
-      copy.hints.suggested_tags.map((tag) => tag.nome).sort(),
+      hints.suggested_tags.map((tag) => tag.nome).sort(),
     );
     await context.close();
   });

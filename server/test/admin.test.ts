@@ -608,14 +608,36 @@ describe('moderation hints', () => {
         .execute();
       await t.app.ctx.duplicates.indexImage(id);
     }
+    const answer = await asAdmin('GET', `/api/admin/pending-images/${copy.id_image}/hints`);
+    expect(answer.statusCode).toBe(200);
+    const hints = answer.json();
+    expect(hints.possible_duplicates.map((d: { id_image: number }) => d.id_image)).toEqual([
+      original.id_image,
+    ]);
+    expect(hints.suggested_category).toEqual({ id_categoria: cat, nome: 'messaggi_calcio' });
+    expect(hints.suggested_tags.map((tag: { nome: string }) => tag.nome)).toContain('juve');
+    // The list itself carries no hints: the detail dialog asks for one image's.
     const pending = (await asAdmin('GET', '/api/admin/pending-images')).json();
     const entry = pending.images.find(
       (image: { id_image: number }) => image.id_image === copy.id_image,
     );
-    expect(entry.hints.possible_duplicates.map((d: { id_image: number }) => d.id_image)).toEqual([
-      original.id_image,
-    ]);
-    expect(entry.hints.suggested_category).toEqual({ id_categoria: cat, nome: 'messaggi_calcio' });
-    expect(entry.hints.suggested_tags.map((tag: { nome: string }) => tag.nome)).toContain('juve');
+    expect(entry).toBeDefined();
+    expect(entry).not.toHaveProperty('hints');
+  });
+
+  it('answers an unknown image with 404 and an id that is not one with 400', async () => {
+    const unknown = await asAdmin('GET', '/api/admin/pending-images/999999/hints');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ detail: 'Immagine non trovata' });
+    for (const [id, detail] of [
+      ['abc', 'Il campo "id" non è valido.'],
+      ['1.5', 'Il campo "id" non è valido.'],
+      ['0', 'Il campo "id" è troppo piccolo.'],
+      ['-3', 'Il campo "id" è troppo piccolo.'],
+    ]) {
+      const bad = await asAdmin('GET', `/api/admin/pending-images/${id}/hints`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ detail });
+    }
   });
 });

@@ -112,17 +112,19 @@ export interface PendingImage {
   thumbnail_url: string;
   extracted_text: string | null;
   created_at: string;
-  hints: {
-    possible_duplicates: {
-      id_image: number;
-      titolo_img: string | null;
-      thumbnail_url: string;
-      similarity: number;
-      kind: string;
-    }[];
-    suggested_category: { id_categoria: number; nome: string } | null;
-    suggested_tags: { id_tag: number; nome: string }[];
-  };
+}
+
+/** GET /admin/pending-images/{id}/hints: what lets an administrator decide at a glance. */
+export interface ModerationHints {
+  possible_duplicates: {
+    id_image: number;
+    titolo_img: string | null;
+    thumbnail_url: string;
+    similarity: number;
+    kind: string;
+  }[];
+  suggested_category: { id_categoria: number; nome: string } | null;
+  suggested_tags: { id_tag: number; nome: string }[];
 }
 
 export interface DuplicateImage {

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
+import { IdParams } from '../images/images.schemas.js';
 import { REJECTION_REASON_MAX_LENGTH } from '../moderation/moderation.service.js';
 
 const FilenameParams = Type.Object({
@@ -29,26 +30,30 @@ const PendingImage = Type.Object({
   thumbnail_url: Type.String(),
   extracted_text: Type.Union([Type.String(), Type.Null()]),
   created_at: IsoDateTime,
-  /** Issue 4: what lets an administrator decide at a glance. */
-  hints: Type.Object({
-    possible_duplicates: Type.Array(
-      Type.Object({
-        id_image: Type.Integer(),
-        titolo_img: Type.Union([Type.String(), Type.Null()]),
-        thumbnail_url: Type.String(),
-        similarity: Type.Number(),
-        kind: Type.String(),
-      }),
-    ),
-    suggested_category: Type.Union([
-      Type.Object({ id_categoria: Type.Integer(), nome: Type.String() }),
-      Type.Null(),
-    ]),
-    suggested_tags: Type.Array(Type.Object({ id_tag: Type.Integer(), nome: Type.String() })),
-  }),
 });
 
-const NO_HINTS = { possible_duplicates: [], suggested_category: null, suggested_tags: [] };
+/**
+ * Issue 4: what lets an administrator decide at a glance, asked for by the detail dialog of one
+ * image. Not sent with the list: finding a thousand images' neighbours took seconds
+ * (docs/PERFORMANCE.md, "The pending list without its hints"), and the list reloads after
+ * every decision.
+ */
+const ModerationHints = Type.Object({
+  possible_duplicates: Type.Array(
+    Type.Object({
+      id_image: Type.Integer(),
+      titolo_img: Type.Union([Type.String(), Type.Null()]),
+      thumbnail_url: Type.String(),
+      similarity: Type.Number(),
+      kind: Type.String(),
+    }),
+  ),
+  suggested_category: Type.Union([
+    Type.Object({ id_categoria: Type.Integer(), nome: Type.String() }),
+    Type.Null(),
+  ]),
+  suggested_tags: Type.Array(Type.Object({ id_tag: Type.Integer(), nome: Type.String() })),
+});
 
 const Decision = Type.Object({
   id_image: Type.Integer(),
@@ -99,7 +104,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         tags: ['admin'],
-        summary: 'Images waiting for review, oldest first, with what the detail dialog needs',
+        summary: 'Images waiting for review, oldest first',
         response: {
           200: Type.Object({ images: Type.Array(PendingImage), total: Type.Integer() }),
           ...errorResponses(401, 403),
@@ -107,14 +112,23 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async () => {
-      const pending = await ctx.images.pending();
-      const hints = await ctx.duplicates.hintsForImages(pending.map((image) => image.id_image));
-      const images = pending.map((image) => ({
-        ...image,
-        hints: hints.get(image.id_image) ?? NO_HINTS,
-      }));
+      const images = await ctx.images.pending();
       return { images, total: images.length };
     },
+  );
+
+  app.get(
+    '/admin/pending-images/:id/hints',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Possible duplicates, and a category and tags suggested by images whose text is alike',
+        params: IdParams,
+        response: { 200: ModerationHints, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => ctx.duplicates.hintsForImage(request.params.id),
   );
 
   app.put(

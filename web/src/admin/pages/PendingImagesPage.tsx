@@ -33,6 +33,7 @@ import { useNotice } from '../components/Notice.js';
 import { approveImage, useApproveImage } from '../features/pending/approveImage.js';
 import { pendingKeys, refreshAfterDecision } from '../features/pending/keys.js';
 import { pendingLoadErrorMessage } from '../features/pending/loadError.js';
+import { prefetchHints } from '../features/pending/hints.js';
 import { usePendingImages } from '../features/pending/pendingImages.js';
 import { PendingDetailDialog, UNTITLED } from '../features/pending/PendingDetailDialog.js';
 import { RejectDialog } from '../features/pending/RejectDialog.js';
@@ -203,7 +204,12 @@ export default function PendingImagesPage() {
         disableExport: true,
         renderCell: ({ row }) => (
           <Box sx={{ display: 'flex', alignItems: 'center', height: '100%' }}>
-            <IconButton aria-label="Visualizza" onClick={() => setDetailId(row.id_image)}>
+            <IconButton
+              aria-label="Visualizza"
+              onClick={() => setDetailId(row.id_image)}
+              onPointerEnter={() => prefetchHints(queryClient, row.id_image)}
+              onFocus={() => prefetchHints(queryClient, row.id_image)}
+            >
               <VisibilityIcon />
             </IconButton>
             <IconButton

@@ -31,6 +31,7 @@ import {
   MAX_TAGS,
   suggestionsPending,
 } from './classification.js';
+import { useHints } from './hints.js';
 import { categoryName, fold, uploaderName } from './search.js';
 import { StatusChip } from '../../components/StatusChip.js';
 import { useTagOptions } from './tagOptions.js';
@@ -86,7 +87,9 @@ function DetailContent({
   const [tags, setTags] = useState<string[]>(image.tags);
   const categories = useCategoryOptions(true);
   const tagOptions = useTagOptions(true);
-  const { suggested_category: suggestedCategory, suggested_tags: suggestedTags } = image.hints;
+  const hints = useHints(image.id_image);
+  const suggestedCategory = hints.data?.suggested_category ?? null;
+  const suggestedTags = hints.data?.suggested_tags ?? [];
   const title = image.title ?? UNTITLED;
   const chosenTags = new Set(tags.map(fold));
 
@@ -186,7 +189,14 @@ function DetailContent({
         </Section>
 
         <Section title="Possibili duplicati">
-          {image.hints.possible_duplicates.length === 0 ? (
+          {hints.data === undefined ? (
+            <HintsWaiting
+              failed={hints.isError}
+              onRetry={() => void hints.refetch()}
+              loading="Ricerca dei possibili duplicati in corso…"
+              failure="Impossibile cercare i possibili duplicati."
+            />
+          ) : hints.data.possible_duplicates.length === 0 ? (
             <Typography color="text.secondary">Nessun possibile duplicato trovato</Typography>
           ) : (
             <Box
@@ -196,7 +206,7 @@ function DetailContent({
                 gap: 1.5,
               }}
             >
-              {image.hints.possible_duplicates.map((duplicate) => (
+              {hints.data.possible_duplicates.map((duplicate) => (
                 <Card key={duplicate.id_image} variant="outlined">
                   <CardActionArea
                     href={`/image/${duplicate.id_image}`}
@@ -229,7 +239,14 @@ function DetailContent({
 
         <Section title="Categoria e tag">
           <Stack spacing={2}>
-            {suggestedCategory === null && suggestedTags.length === 0 ? (
+            {hints.data === undefined ? (
+              <HintsWaiting
+                failed={hints.isError}
+                onRetry={() => void hints.refetch()}
+                loading="Ricerca dei suggerimenti in corso…"
+                failure="Impossibile caricare i suggerimenti."
+              />
+            ) : suggestedCategory === null && suggestedTags.length === 0 ? (
               <Typography color="text.secondary">Nessun suggerimento disponibile</Typography>
             ) : (
               <Box
@@ -268,7 +285,7 @@ function DetailContent({
                   size="small"
                   startIcon={<AutoAwesomeIcon />}
                   onClick={acceptSuggestions}
-                  disabled={!suggestionsPending(image, categoryId, tags)}
+                  disabled={!suggestionsPending(hints.data, categoryId, tags)}
                 >
                   Accetta suggerimenti
                 </Button>
@@ -381,5 +398,31 @@ function SuggestionChip({
       onClick={onClick}
       aria-pressed={chosen}
     />
+  );
+}
+
+/** The hints while they load, or when they could not be loaded, with a way to try again. */
+function HintsWaiting({
+  failed,
+  onRetry,
+  loading,
+  failure,
+}: {
+  failed: boolean;
+  onRetry: () => void;
+  loading: string;
+  failure: string;
+}) {
+  return failed ? (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Typography color="error">{failure}</Typography>
+      <Button size="small" onClick={onRetry}>
+        Riprova
+      </Button>
+    </Stack>
+  ) : (
+    <Typography color="text.secondary" role="status">
+      {loading}
+    </Typography>
   );
 }

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingImage } from '../../types.js';
+import type { ModerationHints, PendingImage } from '../../types.js';
 import { addTags, classificationChange, cleanTags, suggestionsPending } from './classification.js';
 
 const image = {
   id_image: 7,
   category: { id_categoria: 1, name: 'Non categorizzata' },
   tags: ['Roma', 'amore'],
-  hints: {
-    possible_duplicates: [],
-    suggested_category: { id_categoria: 4, nome: 'messaggi_amore' },
-    suggested_tags: [
-      { id_tag: 1, nome: 'amore' },
-      { id_tag: 2, nome: 'cuore' },
-    ],
-  },
 } as unknown as PendingImage;
+
+const hints: ModerationHints = {
+  possible_duplicates: [],
+  suggested_category: { id_categoria: 4, nome: 'messaggi_amore' },
+  suggested_tags: [
+    { id_tag: 1, nome: 'amore' },
+    { id_tag: 2, nome: 'cuore' },
+  ],
+};
 
 describe('the classification chosen before approving', () => {
   it('is nothing to save when category and tags are unchanged', () => {
@@ -45,13 +46,10 @@ describe('the classification chosen before approving', () => {
   });
 
   it('knows whether the suggestions still add something', () => {
-    expect(suggestionsPending(image, 1, ['Roma', 'amore'])).toBe(true);
-    expect(suggestionsPending(image, 4, ['Roma', 'amore'])).toBe(true);
-    expect(suggestionsPending(image, 4, ['Roma', 'Amore', 'cuore'])).toBe(false);
-    const bare = {
-      ...image,
-      hints: { ...image.hints, suggested_category: null, suggested_tags: [] },
-    };
+    expect(suggestionsPending(hints, 1, ['Roma', 'amore'])).toBe(true);
+    expect(suggestionsPending(hints, 4, ['Roma', 'amore'])).toBe(true);
+    expect(suggestionsPending(hints, 4, ['Roma', 'Amore', 'cuore'])).toBe(false);
+    const bare = { ...hints, suggested_category: null, suggested_tags: [] };
     expect(suggestionsPending(bare, 1, [])).toBe(false);
   });
 });

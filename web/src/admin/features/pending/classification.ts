@@ -1,4 +1,4 @@
-import type { PendingImage } from '../../types.js';
+import type { ModerationHints, PendingImage } from '../../types.js';
 import { fold } from './search.js';
 import type { Classification } from './updateClassification.js';
 
@@ -46,11 +46,11 @@ export function classificationChange(
 
 /** Whether the hints hold anything the current choice does not already have. */
 export function suggestionsPending(
-  image: PendingImage,
+  hints: ModerationHints,
   categoryId: number,
   tags: readonly string[],
 ): boolean {
-  const { suggested_category: category, suggested_tags: suggested } = image.hints;
+  const { suggested_category: category, suggested_tags: suggested } = hints;
   const chosen = new Set(tags.map(fold));
   return (
     (category !== null && category.id_categoria !== categoryId) ||

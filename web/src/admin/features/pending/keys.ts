@@ -6,6 +6,7 @@ export const pendingKeys = {
   list: ['admin', 'pending', 'list'] as const,
   categories: ['admin', 'pending', 'categories'] as const,
   tags: ['admin', 'pending', 'tags'] as const,
+  hints: (id: number) => ['admin', 'pending', 'hints', id] as const,
   /** Every approve and reject: while one runs the page disables the others (SPEC §4). */
   decision: ['admin', 'pending', 'decision'] as const,
 };

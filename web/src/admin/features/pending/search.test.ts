@@ -24,7 +24,6 @@ function pending(
     thumbnail_url: '',
     extracted_text: null,
     created_at: '2026-01-01T00:00:00.000Z',
-    hints: { possible_duplicates: [], suggested_category: null, suggested_tags: [] },
   };
 }
 
