@@ -95,6 +95,9 @@ export const securityPlugin = fp(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       // The API serves images to the same origin only; no embedding elsewhere.
       crossOriginResourcePolicy: { policy: 'same-origin' },
+      // As frame-ancestors 'none' says, for browsers that read only the older header: helmet's
+      // SAMEORIGIN would let a page of this origin frame another, which nothing here does.
+      xFrameOptions: { action: 'deny' },
     });
     app.addHook('onRequest', (_request, reply, done) => {
       // Fastify keeps them with the reply's own headers and writes them all at once.
