@@ -1,0 +1,155 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, loginAdmin, registerUser, type ApiUser } from './fixtures.js';
+import {
+  launchBrowser,
+  openSession,
+  startDemoServer,
+  VIEWPORTS,
+  type RunningServer,
+} from './harness.js';
+
+/*
+ * Issue 8, goal 8, held by CI: a first visit to any public page loads at most 150 KB of
+ * JavaScript as the browser receives it (brotli), and never the back-office's code (the Data
+ * Grid, the charts, the admin shell), whoever visits. `npm run bench:bundle` prints each page's
+ * figure from the build; this counts what Chromium actually downloads, lazy chunks a page asks
+ * for while it starts included, and fails the run when a change crosses the line.
+ */
+
+const BUDGET_BYTES = 150 * 1024;
+/** Text that only the back-office chunks hold: the Data Grid, the charts, the admin shell. */
+const ADMIN_MARKERS = ['MuiDataGrid', 'MuiCharts', 'Apri il menu', 'Dashboard Amministratore'];
+
+let server: RunningServer;
+let browser: Browser;
+let adminToken: string;
+let user: ApiUser;
+let publicPages: string[];
+
+interface Script {
+  url: string;
+  /** The body's bytes as they came over the wire, compressed when the server compressed it. */
+  bytes: number;
+  encoding: string | undefined;
+}
+
+beforeAll(async () => {
+  server = await startDemoServer();
+  browser = await launchBrowser();
+  adminToken = await loginAdmin(server.url);
+  user = await registerUser(server.url);
+  const { images } = await apiAs<{
+    images: {
+      id_image: number;
+      id_utente: number;
+      category: { id_categoria: number };
+      tags: { id_tag: number }[];
+    }[];
+  }>(server.url, user.token, '/images?limit=1');
+  const image = images[0];
+  const tag = image?.tags[0];
+  if (image === undefined || tag === undefined) throw new Error('the demo has no tagged image');
+  // SPEC's route table, every public route.
+  publicPages = [
+    '/',
+    `/image/${String(image.id_image)}`,
+    `/category/${String(image.category.id_categoria)}`,
+    `/tag/${String(tag.id_tag)}`,
+    '/tags',
+    `/user/${String(image.id_utente)}`,
+    '/search?q=muro',
+    '/privacy-policy',
+    '/login',
+    '/register',
+  ];
+});
+
+afterAll(async () => {
+  // beforeAll may have failed half-way; close what exists.
+  await (browser as Browser | undefined)?.close();
+  await (server as RunningServer | undefined)?.stop();
+});
+
+/** Every script the page receives from now on, with its size as received. */
+function recordScripts(page: Page): Promise<Script>[] {
+  const scripts: Promise<Script>[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'script') return;
+    scripts.push(
+      Promise.all([request.sizes(), request.response()]).then(([sizes, response]) => ({
+        url: request.url(),
+        bytes: sizes.responseBodySize,
+        encoding: response?.headers()['content-encoding'],
+      })),
+    );
+  });
+  return scripts;
+}
+
+async function adminMarkersIn(scripts: readonly Script[]): Promise<string[]> {
+  const bodies = await Promise.all(
+    scripts.map(async ({ url }) => ({ url, body: await (await fetch(url)).text() })),
+  );
+  return bodies.flatMap(({ url, body }) =>
+    ADMIN_MARKERS.filter((marker) => body.includes(marker)).map((marker) => `${url}: ${marker}`),
+  );
+}
+
+/** A first visit (empty cache) to `path` at `viewport`, with the scripts it loaded. */
+async function firstVisit(
+  token: string | null,
+  path: string,
+  viewport: { width: number; height: number },
+): Promise<Script[]> {
+  const { context, page } = await openSession(browser, server.url, token, { viewport });
+  try {
+    const scripts = recordScripts(page);
+    await page.goto(`${server.url}${path}`);
+    await page.waitForLoadState('networkidle');
+    // The page is the one asked for, not a redirect to another.
+    expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
+    return await Promise.all(scripts);
+  } finally {
+    await context.close();
+  }
+}
+
+const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+describe('the public bundle', () => {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`keeps every public page's first load within 150 KB of JavaScript, no back-office code (${name})`, async () => {
+      const visits: Array<[string, string | null, string]> = [
+        ...publicPages.map((path): [string, string | null, string] => ['visitor', null, path]),
+        // What only a session opens: the upload page and the own profile's tabs and menu.
+        ['user', user.token, '/create'],
+        ['user', user.token, '/user/me'],
+        // An administrator browsing the gallery gets the public app, nothing of the back-office.
+        ['administrator', adminToken, '/'],
+        ['administrator', adminToken, '/user/me'],
+      ];
+      for (const [who, token, path] of visits) {
+        const scripts = await firstVisit(token, path, viewport);
+        const bytes = scripts.reduce((sum, script) => sum + script.bytes, 0);
+        const label = `${path} for a ${who}: ${kilobytes(bytes)} in ${String(scripts.length)} scripts`;
+        expect(bytes, label).toBeLessThanOrEqual(BUDGET_BYTES);
+        // The sizes are the compressed ones: React alone is over 50 KB as brotli, three times
+        // that plain, so a page that measured less than it measured nothing.
+        expect(bytes, label).toBeGreaterThan(50 * 1024);
+        const largest = scripts.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+        expect(largest.encoding, label).toBe('br');
+        await expect(adminMarkersIn(scripts), label).resolves.toEqual([]);
+      }
+    });
+  }
+
+  it('would see the back-office code: its markers are in what the admin pages load', async () => {
+    const found = new Set<string>();
+    for (const path of ['/admin/dashboard', '/admin/users']) {
+      const scripts = await firstVisit(adminToken, path, VIEWPORTS.desktop);
+      for (const hit of await adminMarkersIn(scripts)) found.add(hit.split(': ').at(-1) ?? '');
+    }
+    expect([...found].sort()).toEqual([...ADMIN_MARKERS].sort());
+  });
+});
