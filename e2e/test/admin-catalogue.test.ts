@@ -7,6 +7,7 @@ import {
   openSession,
   screenshot,
   startDemoServer,
+  tickRow,
   VIEWPORTS,
   type RunningServer,
   type Viewport,
@@ -302,7 +303,7 @@ describe('Gestione Tag', () => {
     await filter.fill('lotto-');
     const batch = tags.filter((tag) => tag.nome.startsWith('lotto-')).map((tag) => tag.id_tag);
     await expect.poll(async () => sorted(await rowIds(page))).toEqual(sorted(batch));
-    for (const id of batch) await row(page, id).getByRole('checkbox').check();
+    for (const id of batch) await tickRow(row(page, id).getByRole('checkbox'));
     await page.getByRole('button', { name: 'Elimina selezionati (2)' }).click();
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
     await confirm.getByText('Sei sicuro di voler eliminare i 2 tag selezionati?').waitFor();

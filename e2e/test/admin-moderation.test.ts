@@ -17,6 +17,7 @@ import {
   openSession,
   screenshot,
   startDemoServer,
+  tickRow,
   VIEWPORTS,
   type RunningServer,
   type Viewport,
@@ -453,7 +454,7 @@ describe('Immagini in Attesa di Approvazione', () => {
     await expect(approveSelected.isDisabled()).resolves.toBe(true);
 
     for (const id of [ids.bulkFirst, ids.bulkSecond]) {
-      await row(page, id).getByRole('checkbox').check();
+      await tickRow(row(page, id).getByRole('checkbox'));
     }
     await page.getByRole('button', { name: 'Rifiuta selezionate (2)' }).waitFor();
     await page.getByRole('button', { name: 'Approva selezionate (2)' }).click();

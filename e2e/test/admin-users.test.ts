@@ -6,6 +6,7 @@ import {
   openSession,
   screenshot,
   startDemoServer,
+  tickRow,
   VIEWPORTS,
   type RunningServer,
   type Viewport,
@@ -365,11 +366,12 @@ describe('Gestione Utenti', () => {
     // Picked on the first page without the quick filter: filtering deselects the rows it
     // hides, so a bulk action never reaches a row the administrator cannot see.
     for (const username of ['admin', first.username, second.username]) {
-      await page
-        .getByRole('row')
-        .filter({ has: page.getByRole('gridcell', { name: username, exact: true }) })
-        .getByRole('checkbox', { name: 'Seleziona riga' })
-        .check();
+      await tickRow(
+        page
+          .getByRole('row')
+          .filter({ has: page.getByRole('gridcell', { name: username, exact: true }) })
+          .getByRole('checkbox', { name: 'Seleziona riga' }),
+      );
     }
     await page.getByRole('button', { name: 'Elimina selezionati (3)' }).click();
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });

@@ -9,6 +9,7 @@ import {
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
+  type Locator,
   type Page,
 } from 'playwright-core';
 import { createTestDatabase } from '../../server/test/helpers/database.js';
@@ -135,6 +136,24 @@ export function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Ticks a Data Grid row's checkbox. Playwright's check() reads the box once, right after its
+ * click, and on a busy machine a grid's box was still unticked at that moment (CI, 2026-11-28:
+ * 'Clicking the checkbox did not change its state'). This waits up to a second for the tick
+ * and clicks again only if none came, as when the row was drawn anew under the click.
+ */
+export async function tickRow(box: Locator): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (await box.isChecked()) return;
+    await box.click();
+    for (const deadline = Date.now() + 1000; Date.now() < deadline;) {
+      if (await box.isChecked()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('the row’s checkbox stayed unticked after three clicks');
 }
 
 /**
