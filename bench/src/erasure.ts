@@ -63,7 +63,7 @@ try {
   ).rows as [{ count: number }];
 
   const fileUrls = createFileUrlSigner('bench-secret-bench-secret-bench-secret');
-  const imagesService = createImagesService(db, dialect, systemClock, fileUrls);
+  const imagesService = createImagesService(db, systemClock, fileUrls);
   const users = createUsersService(db, dialect, systemClock, { onRenamed: async () => {} });
   const interactions = createInteractionsService(
     db,

@@ -79,7 +79,7 @@ try {
 
   const fileUrls = createFileUrlSigner('bench-secret-bench-secret-bench-secret');
   const taxonomy = createTaxonomyService(db, dialect, systemClock);
-  const imagesService = createImagesService(db, dialect, systemClock, fileUrls);
+  const imagesService = createImagesService(db, systemClock, fileUrls);
   const duplicates = createDuplicatesService(db, systemClock, { fileUrls, taxonomy });
 
   const time = async (label: string, work: (run: number) => Promise<unknown>): Promise<void> => {

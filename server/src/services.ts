@@ -112,7 +112,7 @@ function createContext(
     onRenamed: (id) => search.reindexByUser(id),
   });
   const taxonomy = createTaxonomyService(db, database.dialect, clock);
-  const images = createImagesService(db, database.dialect, clock, fileUrls);
+  const images = createImagesService(db, clock, fileUrls);
   const settings = createSettingsService(db, clock);
   const moderation = createModerationService(db, database.dialect, clock, {
     dataDir: config.dataDir,

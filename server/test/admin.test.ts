@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
+import { TEST_ENGINE, throwawayPostgres } from './helpers/database.js';
 import { holdDeletion, holdWrite } from './helpers/held-write.js';
 import { createCategory, publishedImage, uploadImage } from './helpers/images.js';
 
@@ -415,6 +416,42 @@ describe('images, categories and tags', () => {
     const detail = (await call('GET', `/api/images/${image.id_image}`)).json();
     expect(detail.titolo_img).toBe(`abc ${'d'.repeat(192)}😀`);
   });
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'finds accented capitals on a PostgreSQL database under the C locale, whose lower() folds ASCII only',
+    async () => {
+      const database = await throwawayPostgres(
+        process.env['TEST_DATABASE_URL'] ?? '',
+        'mp_test_c',
+        {
+          locale: 'C',
+        },
+      );
+      const c = await buildTestApp({ database: database.config });
+      try {
+        const uploader = await createUser(c.app);
+        const image = await publishedImage(c.app, uploader, { title: 'PERCHÉ NO À ÇA' });
+        const { access_token } = (
+          await login(c.app, TEST_ADMIN.username, TEST_ADMIN.password)
+        ).json<{ access_token: string }>();
+        for (const search of ['perché', 'à ça', 'PERCHÉ']) {
+          const found = await c.app.inject({
+            method: 'GET',
+            url: `/api/admin/images?search=${encodeURI(search)}`,
+            headers: bearer(access_token),
+          });
+          expect(found.statusCode).toBe(200);
+          expect(
+            found.json<{ id_image: number }[]>().map((i) => i.id_image),
+            search,
+          ).toEqual([image.id_image]);
+        }
+      } finally {
+        await c.close();
+        await database.drop();
+      }
+    },
+  );
 
   it('keeps the counts exact when deletions, decisions and edits of one image overlap', async () => {
     const cat = await createCategory(t.app, 'messaggi_di_corsa');

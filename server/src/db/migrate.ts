@@ -10,6 +10,7 @@ import * as ocrAlternates from './migrations/2026-11-26T0100-ocr-alternates.js';
 import * as searchTermsApproved from './migrations/2026-11-27T0900-search-terms-approved.js';
 import * as fullCaseKeys from './migrations/2026-11-27T2200-full-case-keys.js';
 import * as interactionsByImage from './migrations/2026-11-28T0100-interactions-by-image.js';
+import * as unicodeLower from './migrations/2026-11-28T1500-unicode-lower.js';
 import type { Database } from './tables.js';
 
 /*
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0900-search-terms-approved': searchTermsApproved,
   '2026-11-27T2200-full-case-keys': fullCaseKeys,
   '2026-11-28T0100-interactions-by-image': interactionsByImage,
+  '2026-11-28T1500-unicode-lower': unicodeLower,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -31,10 +31,19 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
 /**
  * A new PostgreSQL database made through `adminUrl` (a role that may create databases), named
  * `<prefix>_<time>_<random>`, and how to drop it. The test suite and the evaluation share it.
+ * `locale` gives it a locale of its own instead of the cluster's (a test of the C locale).
  */
-export async function throwawayPostgres(adminUrl: string, prefix: string): Promise<TestDatabase> {
+export async function throwawayPostgres(
+  adminUrl: string,
+  prefix: string,
+  options: { locale?: 'C' } = {},
+): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const locale =
+    options.locale === undefined
+      ? ''
+      : ` TEMPLATE template0 ENCODING 'UTF8' LOCALE '${options.locale}'`;
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${locale}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

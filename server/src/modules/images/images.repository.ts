@@ -1,5 +1,4 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, ImageStatus } from '../../db/tables.js';
@@ -406,20 +405,16 @@ export async function allTimeBestImageIds(
  * The back-office list: images of every status, newest upload first, optionally those whose
  * title, file name, uploader, category or a tag contains `term` (LIKE metacharacters escaped).
  */
-export function adminSearch(
-  db: Executor,
-  dialect: Dialect,
-  term: string,
-  limit: number,
-): Promise<ImageRow[]> {
+export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
   let query = selectImages(db);
   const cleaned = term.normalize('NFC').trim().toLowerCase();
   if (cleaned !== '') {
     const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    // SQLite's own lower() folds ASCII only: 'perché' would miss 'PERCHÉ' (db/database.ts).
-    const lower = sql.raw(dialect === 'sqlite' ? 'unicode_lower' : 'lower');
+    // Both engines' own lower() may fold ASCII only ('perché' would miss 'PERCHÉ'): SQLite's
+    // always, PostgreSQL's under the C locale. unicode_lower folds by Unicode on both
+    // (db/database.ts, migration 2026-11-28T1500-unicode-lower).
     const like = (column: string) =>
-      sql<boolean>`${lower}(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
+      sql<boolean>`unicode_lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
     query = query.where((eb) =>
       eb.or([
         like('i.titolo_img'),

@@ -1,4 +1,3 @@
-import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -51,12 +50,7 @@ function nextCursor(rows: readonly GalleryRow[], limit: number): string | null {
   return encodeCursor({ at: last.sort_at, id: last.id_image });
 }
 
-export function createImagesService(
-  db: Executor,
-  dialect: Dialect,
-  clock: Clock,
-  files: FileUrlSigner,
-) {
+export function createImagesService(db: Executor, clock: Clock, files: FileUrlSigner) {
   let trendingCache: { ids: number[]; at: number } | undefined;
   const toggles = createOwnToggles(db);
 
@@ -229,7 +223,7 @@ export function createImagesService(
 
     /** Back-office list (D7): every status, with names of tags and the totals of SPEC §3. */
     async adminList(term: string) {
-      const rows = await repo.adminSearch(db, dialect, term, ADMIN_LIST_LIMIT);
+      const rows = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT);
       const extras = await extrasFor(rows, null);
       return rows.map((row) => ({
         id_image: row.id_image,
