@@ -6,8 +6,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * folds by the database's LC_CTYPE. Under the C locale (`initdb --locale=C`, common for its
  * faster sorting) it folds ASCII only, so 'perché' missed a title 'PERCHÉ NO' there as it once
  * did on SQLite. ICU's root collation lowers by Unicode's rules whatever the database's locale;
- * a server built without ICU keeps its lower(), which is all it has. A one-line SQL function,
- * which the planner inlines into the statement.
+ * a server built without ICU, or a database not in UTF-8 (which ICU needs), keeps its lower().
+ * A one-line SQL function, which the planner inlines into the statement.
  *
  * Frozen: never edit a migration that has shipped; add a new one.
  */
@@ -15,7 +15,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const { rows } = await sql<{ icu: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu') AS icu
+    SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')
+      AND current_setting('server_encoding') = 'UTF8' AS icu
   `.execute(db);
   const body = rows[0]?.icu === true ? sql`lower(value COLLATE "und-x-icu")` : sql`lower(value)`;
   await sql`
