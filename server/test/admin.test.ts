@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
@@ -423,12 +424,20 @@ describe('images, categories and tags', () => {
       const database = await throwawayPostgres(
         process.env['TEST_DATABASE_URL'] ?? '',
         'mp_test_c',
-        {
-          locale: 'C',
-        },
+        { locale: 'C' },
       );
-      const c = await buildTestApp({ database: database.config });
+      let c: TestApp | undefined;
       try {
+        // The test means something only where lower() leaves 'É' alone, as the C locale does.
+        const client = new pg.Client({ connectionString: database.config.url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ folded: string }>("SELECT lower('É') AS folded");
+          expect(rows[0]?.folded).toBe('É');
+        } finally {
+          await client.end();
+        }
+        c = await buildTestApp({ database: database.config });
         const uploader = await createUser(c.app);
         const image = await publishedImage(c.app, uploader, { title: 'PERCHÉ NO À ÇA' });
         const { access_token } = (
@@ -447,7 +456,7 @@ describe('images, categories and tags', () => {
           ).toEqual([image.id_image]);
         }
       } finally {
-        await c.close();
+        await c?.close();
         await database.drop();
       }
     },

@@ -22,14 +22,18 @@ export interface TestApp {
 
 /**
  * The real application on a real, fresh database of the engine under test, with production
- * settings except for quiet defaults a test may override.
+ * settings except for quiet defaults a test may override. A test that brings its own
+ * `database` keeps it: close() leaves it for the test to drop.
  */
 export async function buildTestApp(
   overrides: Partial<AppConfig> = {},
   options: BuildOptions = {},
 ): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'muri-test-'));
-  const database = await createTestDatabase(dataDir);
+  const database =
+    overrides.database === undefined
+      ? await createTestDatabase(dataDir)
+      : { config: overrides.database, drop: () => Promise.resolve() };
   const config = makeConfig({
     dataDir,
     database: database.config,

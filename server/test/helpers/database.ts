@@ -37,12 +37,13 @@ export async function throwawayPostgres(
   adminUrl: string,
   prefix: string,
   options: { locale?: 'C' } = {},
-): Promise<TestDatabase> {
+): Promise<TestDatabase & { config: Extract<DatabaseConfig, { kind: 'postgres' }> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const locale =
     options.locale === undefined
       ? ''
-      : ` TEMPLATE template0 ENCODING 'UTF8' LOCALE '${options.locale}'`;
+      : // libc's locale, not an ICU one the cluster may default to (PostgreSQL 15 and newer).
+        ` TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER libc LOCALE '${options.locale}'`;
   await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${locale}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
