@@ -141,19 +141,29 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /**
  * Ticks a Data Grid row's checkbox. Playwright's check() reads the box once, right after its
  * click, and on a busy machine a grid's box was still unticked at that moment (CI, 2026-11-28:
- * 'Clicking the checkbox did not change its state'). This waits up to a second for the tick
- * and clicks again only if none came, as when the row was drawn anew under the click.
+ * 'Clicking the checkbox did not change its state'). This clicks once and waits up to ten
+ * seconds for the tick; it clicks again only when the clicked box left the page (the row was
+ * drawn anew under the click), since clicking a box that is merely slow would untick it.
  */
 export async function tickRow(box: Locator): Promise<void> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (await box.isChecked()) return;
+    const clicked = await box.elementHandle();
     await box.click();
-    for (const deadline = Date.now() + 1000; Date.now() < deadline;) {
-      if (await box.isChecked()) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        if (await box.isChecked()) return;
+        if (!(await clicked.evaluate((element) => element.isConnected))) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (await clicked.evaluate((element) => element.isConnected)) {
+        throw new Error('the row’s checkbox stayed unticked ten seconds after its click');
+      }
+    } finally {
+      await clicked.dispose();
     }
   }
-  throw new Error('the row’s checkbox stayed unticked after three clicks');
+  throw new Error('the row was drawn anew under three clicks and its checkbox stayed unticked');
 }
 
 /**
