@@ -97,6 +97,45 @@ describe('rate limits', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
 
+  it('counts IPv6 logins by their /64, which one client can fill with addresses', async () => {
+    const attempt = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'vittima6', password: 'sbagliata' },
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    // Eleven addresses of one /64, as a client picks them; the last also written in full.
+    for (let i = 1; i <= 10; i += 1) {
+      statuses.push((await attempt(`2001:db8:77:1::${i.toString(16)}`)).statusCode);
+    }
+    statuses.push((await attempt('2001:0db8:0077:0001:abcd:0000:0000:0001')).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect((await attempt('2001:db8:77:1::ffff')).json()).toEqual({
+      detail: 'Troppe richieste in poco tempo. Attendi qualche minuto e riprova.',
+    });
+    // The next /64 is someone else's.
+    expect((await attempt('2001:db8:77:2::1')).statusCode).toBe(401);
+  });
+
+  it('counts an IPv4 address written as IPv6 as that IPv4 address', async () => {
+    const attempt = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'vittima4', password: 'sbagliata' },
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push((await attempt('192.0.2.66')).statusCode);
+    statuses.push((await attempt('::ffff:192.0.2.66')).statusCode);
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect((await attempt('192.0.2.67')).statusCode).toBe(401);
+  });
+
   it('slows down guessing the current password with a stolen session, across its tokens', async () => {
     const user = await createUser(t.app);
     const second = await t.app.inject({

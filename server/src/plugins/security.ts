@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import helmet from 'helmet';
+import ipaddr from 'ipaddr.js';
 import { badRequest, HttpError, MESSAGES } from '../lib/errors.js';
 
 /*
@@ -41,7 +42,25 @@ export const RATE_LIMIT_MESSAGE =
  * header the server did not check, or a second token of the same user, is no fresh limit.
  */
 export function rateLimitKey(request: FastifyRequest): string {
-  return request.user === null ? `ip:${request.ip}` : `user:${String(request.user.id_utente)}`;
+  return request.user === null
+    ? `ip:${clientNetwork(request.ip)}`
+    : `user:${String(request.user.id_utente)}`;
+}
+
+/**
+ * The network a client's address stands for. An IPv4 address is one client (or one NAT); an
+ * IPv6 client is handed a whole /64 by its provider and can pick any address in it, so a limit
+ * per IPv6 address would be a fresh limit per guess: IPv6 addresses count by their /64. An
+ * IPv4 address written as IPv6 (::ffff:a.b.c.d, on a dual-stack socket) counts as itself.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed instanceof ipaddr.IPv4) return parsed.toString();
+  return `${parsed.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
 
 /** A NUL character anywhere in a request's JSON body, query or path (D2: a clear 400). */
