@@ -116,6 +116,28 @@ describe('rate limits', () => {
     expect((await attempt('2001:db8:77:2::1')).statusCode).toBe(401);
   });
 
+  it('holds each IPv6 /48 to 100 logins a minute, however many /64s it spreads them over', async () => {
+    const statuses: number[] = [];
+    // One login from each of 101 /64s of 2001:db8:48::/48: no /64 reaches its own limit.
+    for (let i = 0; i <= 100; i += 1) {
+      const response = await login('vittima48', {}, `2001:db8:48:${i.toString(16)}::1`);
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429) {
+        expect(response.json()).toEqual({
+          detail: 'Troppe richieste in poco tempo. Attendi qualche minuto e riprova.',
+        });
+        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses.slice(0, 100).every((status) => status === 401)).toBe(true);
+    expect(statuses[100]).toBe(429);
+    // The next /48 is someone else's; IPv4 addresses of one /24 are not counted together.
+    expect((await login('vittima48', {}, '2001:db8:49::1')).statusCode).toBe(401);
+    for (let i = 1; i <= 101; i += 1) {
+      expect((await login('vittima24', {}, `100.64.7.${String(i)}`)).statusCode).toBe(401);
+    }
+  });
+
   it('counts an IPv4 address written as IPv6 as that IPv4 address', async () => {
     const attempt = (remoteAddress: string) => login('vittima4', {}, remoteAddress);
     const statuses: number[] = [];

@@ -40,6 +40,9 @@ describe('viewer keys', () => {
     const key = keys.forAddress('2001:db8:1234:1::1', monday);
     expect(keys.forAddress('2001:db8:1234:ffff::2', monday)).toBe(key);
     expect(keys.forAddress('2001:db8:1235::1', monday)).not.toBe(key);
+    // One address however it is written: in full, in capitals, with a zone.
+    expect(keys.forAddress('2001:0DB8:1234:0001:0000:0000:0000:0001', monday)).toBe(key);
+    expect(keys.forAddress('2001:db8:1234:1::1%eth0', monday)).toBe(key);
   });
 });
 

@@ -1,12 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import helmet from 'helmet';
-import ipaddr from 'ipaddr.js';
 import { badRequest, HttpError, MESSAGES } from '../lib/errors.js';
+import { isIPv6Client, networkOf } from '../lib/ip-network.js';
 
 /*
  * Security headers, per-route rate limits and load shedding (issue 7), configured here so
@@ -16,12 +16,18 @@ import { badRequest, HttpError, MESSAGES } from '../lib/errors.js';
 export interface RateLimitRule {
   max: number;
   timeWindow: number;
+  /**
+   * A second limit in the same window for the anonymous requests of each IPv6 /48: the first
+   * counts an IPv6 client by its /64 (rateLimitKey), and a provider may hand one customer a
+   * /56 or a /48 (a tunnel broker gives anyone a /48), 256 or 65,536 /64s.
+   */
+  ipv6NetworkMax?: number;
 }
 
 /** The limits of the routes people could abuse; keys are per client address (and user). */
 export const RATE_LIMITS = {
-  login: { max: 10, timeWindow: 60_000 },
-  register: { max: 5, timeWindow: 10 * 60_000 },
+  login: { max: 10, timeWindow: 60_000, ipv6NetworkMax: 100 },
+  register: { max: 5, timeWindow: 10 * 60_000, ipv6NetworkMax: 50 },
   upload: { max: 30, timeWindow: 60 * 60_000 },
   interactions: { max: 120, timeWindow: 60_000 },
   search: { max: 60, timeWindow: 60_000 },
@@ -40,27 +46,47 @@ export const RATE_LIMIT_MESSAGE =
  * Per user when logged in (a shared office address is many people), else per address. The
  * user is the one the route's guard checked (its onRequest hook runs before the limit's): a
  * header the server did not check, or a second token of the same user, is no fresh limit.
+ * An IPv6 address counts by its /64: a provider hands each client at least a whole /64, in
+ * which it may pick any address, so a limit per IPv6 address would be a fresh limit per guess.
  */
 export function rateLimitKey(request: FastifyRequest): string {
-  return request.user === null
-    ? `ip:${clientNetwork(request.ip)}`
-    : `user:${String(request.user.id_utente)}`;
+  if (request.user !== null) return `user:${String(request.user.id_utente)}`;
+  return `ip:${networkOf(request.ip, { v4: 32, v6: 64 }) ?? request.ip}`;
 }
 
 /**
- * The network a client's address stands for. An IPv4 address is one client (or one NAT); an
- * IPv6 client is handed a whole /64 by its provider and can pick any address in it, so a limit
- * per IPv6 address would be a fresh limit per guess: IPv6 addresses count by their /64. An
- * IPv4 address written as IPv6 (::ffff:a.b.c.d, on a dual-stack socket) counts as itself.
+ * The rules' `ipv6NetworkMax`: a hook on each route under such a rule counts its anonymous
+ * IPv6 requests by /48, ahead of the route's own limit, so a request refused here does not
+ * take a place in that limit's memory either. IPv4 requests keep their per-address limit only:
+ * a /24 is often many unrelated people.
  */
-export function clientNetwork(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.process(address);
-  if (parsed instanceof ipaddr.IPv4) return parsed.toString();
-  return `${parsed.parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
+function addIpv6NetworkLimits(app: FastifyInstance): void {
+  const limiters = new Map<RateLimitRule, ReturnType<FastifyInstance['createRateLimit']>>();
+  app.addHook('onRoute', (route) => {
+    const rule = route.config?.rateLimit;
+    if (typeof rule !== 'object' || !('ipv6NetworkMax' in rule)) return;
+    const { ipv6NetworkMax, timeWindow } = rule as RateLimitRule;
+    if (ipv6NetworkMax === undefined) return;
+    let limiter = limiters.get(rule as RateLimitRule);
+    if (limiter === undefined) {
+      limiter = app.createRateLimit({
+        max: ipv6NetworkMax,
+        timeWindow,
+        keyGenerator: (request) => `net:${networkOf(request.ip, { v4: 32, v6: 48 }) ?? ''}`,
+        allowList: (request) => request.user !== null || !isIPv6Client(request.ip),
+      });
+      limiters.set(rule as RateLimitRule, limiter);
+    }
+    const limit = limiter;
+    const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await limit(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      void reply.header('retry-after', String(result.ttlInSeconds));
+      throw new HttpError(429, RATE_LIMIT_MESSAGE);
+    };
+    const own = route.onRequest;
+    route.onRequest = [hook, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+  });
 }
 
 /** A NUL character anywhere in a request's JSON body, query or path (D2: a clear 400). */
@@ -131,6 +157,7 @@ export const securityPlugin = fp(
       keyGenerator: rateLimitKey,
       errorResponseBuilder: () => new HttpError(429, RATE_LIMIT_MESSAGE),
     });
+    if (options.rateLimits) addIpv6NetworkLimits(app);
 
     // Load shedding: when the event loop lags badly the server answers 503 at once instead of
     // queueing requests it cannot serve in time.

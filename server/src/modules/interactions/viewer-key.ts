@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { networkOf } from '../../lib/ip-network.js';
 
 /*
  * D5/D9: anonymous views are told apart by a salted hash of the truncated IP address. The
@@ -49,7 +49,7 @@ export function createViewerKeys(secret: string) {
     return kept;
   };
   const keyOn = (ip: string, day: number): string => {
-    const network = truncateIp(ip);
+    const network = networkOf(ip, { v4: 24, v6: 48 }) ?? 'unknown';
     const kept = keysOf(day);
     let viewerKey = kept.get(network);
     if (viewerKey === undefined) {
@@ -73,22 +73,4 @@ export function createViewerKeys(secret: string) {
     /** The key the address had the day before `now` (UTC). */
     previous: (ip: string, now: Date): string => keyOn(ip, dayOf(now) - 1),
   };
-}
-
-export function truncateIp(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  const address = mapped ?? ip;
-  if (isIPv4(address)) return `${address.split('.').slice(0, 3).join('.')}.0/24`;
-  if (isIPv6(address)) return `${expandIpv6(address).slice(0, 3).join(':')}::/48`;
-  return 'unknown';
-}
-
-function expandIpv6(address: string): string[] {
-  const [head = '', tail = ''] = address.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const missing = address.includes('::') ? 8 - left.length - right.length : 0;
-  return [...left, ...Array<string>(missing).fill('0'), ...right].map((part) =>
-    part.toLowerCase().padStart(4, '0'),
-  );
 }
