@@ -72,7 +72,7 @@ function main(): void {
     };
     // A build without the compression plugin's copies would be counted plain and look heavy.
     const assets = path.join(webDir, 'assets');
-    if (!fs.readdirSync(assets).some((name) => name.endsWith('.js.br'))) {
+    if (!fs.existsSync(assets) || !fs.readdirSync(assets).some((name) => name.endsWith('.js.br'))) {
       say(`warning: ${assets} holds no .br copies; sizes below are uncompressed`);
     }
     const pages = readPageChunks(webDir);

@@ -141,29 +141,41 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /**
  * Ticks a Data Grid row's checkbox. Playwright's check() reads the box once, right after its
  * click, and on a busy machine a grid's box was still unticked at that moment (CI, 2026-11-28:
- * 'Clicking the checkbox did not change its state'). This clicks once and waits up to ten
- * seconds for the tick; it clicks again only when the clicked box left the page (the row was
- * drawn anew under the click), since clicking a box that is merely slow would untick it.
+ * 'Clicking the checkbox did not change its state'). This clicks the box it found and waits up
+ * to ten seconds for the tick; it clicks again only when that box left the page (the row was
+ * drawn anew) and the new one stays unticked a second later, since clicking a box that is
+ * merely slow would untick it.
  */
 export async function tickRow(box: Locator): Promise<void> {
+  const ticked = () => box.isChecked({ timeout: 1000 }).catch(() => false);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    if (await box.isChecked()) return;
+    if (await ticked()) return;
     const clicked = await box.elementHandle();
-    await box.click();
     try {
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-        if (await box.isChecked()) return;
+      // The handle, not the locator: a row drawn anew after the look above would be clicked
+      // unwatched. A handle whose element left the page refuses the click.
+      const landed = await clicked.click({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      for (const deadline = Date.now() + 10_000; landed && Date.now() < deadline;) {
+        if (await ticked()) return;
         if (!(await clicked.evaluate((element) => element.isConnected))) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
-      if (await clicked.evaluate((element) => element.isConnected)) {
+      if (landed && (await clicked.evaluate((element) => element.isConnected))) {
         throw new Error('the row’s checkbox stayed unticked ten seconds after its click');
       }
+      // The row was drawn anew: its new box may show the click a moment later.
+      await sleep(1000);
     } finally {
       await clicked.dispose();
     }
   }
-  throw new Error('the row was drawn anew under three clicks and its checkbox stayed unticked');
+  if (!(await ticked())) {
+    throw new Error('the row was drawn anew under three clicks and its checkbox stayed unticked');
+  }
 }
 
 /**

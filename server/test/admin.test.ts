@@ -420,7 +420,7 @@ describe('images, categories and tags', () => {
 
   it.runIf(TEST_ENGINE === 'postgres')(
     'finds accented capitals on a PostgreSQL database under the C locale, whose lower() folds ASCII only',
-    async () => {
+    async (context) => {
       const database = await throwawayPostgres(
         process.env['TEST_DATABASE_URL'] ?? '',
         'mp_test_c',
@@ -428,14 +428,24 @@ describe('images, categories and tags', () => {
       );
       let c: TestApp | undefined;
       try {
-        // The test means something only where lower() leaves 'É' alone, as the C locale does.
+        // The test means something only where lower() leaves 'É' alone, as the C locale does;
+        // a server built without ICU keeps that lower() (the migration's fallback), skipped.
         const client = new pg.Client({ connectionString: database.config.url });
         await client.connect();
+        let icu = false;
         try {
-          const { rows } = await client.query<{ folded: string }>("SELECT lower('É') AS folded");
+          const { rows } = await client.query<{ folded: string; icu: boolean }>(
+            `SELECT lower('É') AS folded,
+               EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu') AS icu`,
+          );
           expect(rows[0]?.folded).toBe('É');
+          icu = rows[0]?.icu === true;
         } finally {
           await client.end();
+        }
+        if (!icu) {
+          context.skip('this PostgreSQL server has no ICU');
+          return;
         }
         c = await buildTestApp({ database: database.config });
         const uploader = await createUser(c.app);

@@ -39,12 +39,19 @@ export async function throwawayPostgres(
   options: { locale?: 'C' } = {},
 ): Promise<TestDatabase & { config: Extract<DatabaseConfig, { kind: 'postgres' }> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const locale =
-    options.locale === undefined
-      ? ''
-      : // libc's locale, not an ICU one the cluster may default to (PostgreSQL 15 and newer).
-        ` TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER libc LOCALE '${options.locale}'`;
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${locale}`));
+  await withAdminClient(adminUrl, async (client) => {
+    let locale = '';
+    if (options.locale !== undefined) {
+      // libc's locale, not an ICU one the cluster may default to: PostgreSQL 15 and newer can
+      // have either and name the provider; 14 has libc's only.
+      const { rows } = await client.query<{ version: string }>(
+        "SELECT current_setting('server_version_num') AS version",
+      );
+      const provider = Number(rows[0]?.version) >= 150000 ? ' LOCALE_PROVIDER libc' : '';
+      locale = ` TEMPLATE template0 ENCODING 'UTF8'${provider} LOCALE '${options.locale}'`;
+    }
+    await client.query(`CREATE DATABASE ${name}${locale}`);
+  });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

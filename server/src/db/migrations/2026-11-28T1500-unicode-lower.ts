@@ -6,7 +6,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * folds by the database's LC_CTYPE. Under the C locale (`initdb --locale=C`, common for its
  * faster sorting) it folds ASCII only, so 'perché' missed a title 'PERCHÉ NO' there as it once
  * did on SQLite. ICU's root collation lowers by Unicode's rules whatever the database's locale;
- * a server built without ICU, or a database not in UTF-8 (which ICU needs), keeps its lower().
+ * a server built without ICU, or a database not in UTF-8 (ICU reads most other encodings too,
+ * but only UTF-8 is tried and tested here), keeps its lower().
  * A one-line SQL function, which the planner inlines into the statement.
  *
  * Frozen: never edit a migration that has shipped; add a new one.
