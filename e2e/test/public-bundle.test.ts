@@ -65,9 +65,17 @@ afterAll(async () => {
   await (server as RunningServer | undefined)?.stop();
 });
 
-/** Every script the page receives from now on, with its size as received. */
-function recordScripts(page: Page): Promise<Script>[] {
+/**
+ * Every script the page receives from now on, with its size as received, and those that
+ * failed to load (which the sum would leave out).
+ */
+function recordScripts(page: Page): { scripts: Promise<Script>[]; failed: string[] } {
   const scripts: Promise<Script>[] = [];
+  const failed: string[] = [];
+  page.on('requestfailed', (request) => {
+    if (request.resourceType() !== 'script') return;
+    failed.push(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`);
+  });
   page.on('requestfinished', (request) => {
     if (request.resourceType() !== 'script') return;
     scripts.push(
@@ -78,7 +86,7 @@ function recordScripts(page: Page): Promise<Script>[] {
       })),
     );
   });
-  return scripts;
+  return { scripts, failed };
 }
 
 /** What each script URL holds of the back-office; asked once per URL, shared across tests. */
@@ -112,11 +120,12 @@ async function firstVisit(
 ): Promise<Script[]> {
   const { context, page } = await openSession(browser, server.url, token, { viewport });
   try {
-    const scripts = recordScripts(page);
+    const { scripts, failed } = recordScripts(page);
     await page.goto(`${server.url}${path}`);
     await page.waitForLoadState('networkidle');
     // The page is the one asked for, not a redirect to another.
     expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
+    expect(failed, `scripts that failed to load on ${path}`).toEqual([]);
     return await Promise.all(scripts);
   } finally {
     await context.close();
