@@ -138,6 +138,21 @@ describe('rate limits', () => {
     }
   });
 
+  it("does not let one /64 spend the rest of its /48's logins with refused ones", async () => {
+    // One client keeps trying: 10 logins pass its /64's limit, 20 more are refused there.
+    for (let i = 0; i < 30; i += 1) {
+      const status = (await login('vittima49', {}, '2001:db8:4a:1::1')).statusCode;
+      expect(status).toBe(i < 10 ? 401 : 429);
+    }
+    // Its neighbours still have the other 90 of the /48's 100.
+    for (let i = 2; i < 92; i += 1) {
+      expect((await login('vittima49', {}, `2001:db8:4a:${i.toString(16)}::1`)).statusCode).toBe(
+        401,
+      );
+    }
+    expect((await login('vittima49', {}, '2001:db8:4a:ffff::1')).statusCode).toBe(429);
+  });
+
   it('counts an IPv4 address written as IPv6 as that IPv4 address', async () => {
     const attempt = (remoteAddress: string) => login('vittima4', {}, remoteAddress);
     const statuses: number[] = [];

@@ -55,10 +55,9 @@ export function rateLimitKey(request: FastifyRequest): string {
 }
 
 /**
- * The rules' `ipv6NetworkMax`: a hook on each route under such a rule counts its anonymous
- * IPv6 requests by /48, ahead of the route's own limit, so a request refused here does not
- * take a place in that limit's memory either. IPv4 requests keep their per-address limit only:
- * a /24 is often many unrelated people.
+ * The rules' `ipv6NetworkMax`: a hook on each route under such a rule counts by /48 the
+ * anonymous IPv6 requests its own limit let through (the user is the guard's, which has run).
+ * IPv4 requests keep their per-address limit only: a /24 is often many unrelated people.
  */
 function addIpv6NetworkLimits(app: FastifyInstance): void {
   const limiters = new Map<RateLimitRule, ReturnType<FastifyInstance['createRateLimit']>>();
@@ -84,8 +83,10 @@ function addIpv6NetworkLimits(app: FastifyInstance): void {
       void reply.header('retry-after', String(result.ttlInSeconds));
       throw new HttpError(429, RATE_LIMIT_MESSAGE);
     };
+    // After the route's guard and its own limit: a request the /64's limit refused is not
+    // counted against the others of the /48, or one client could lock its neighbours out.
     const own = route.onRequest;
-    route.onRequest = [hook, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+    route.onRequest = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), hook];
   });
 }
 
