@@ -141,41 +141,35 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /**
  * Ticks a Data Grid row's checkbox. Playwright's check() reads the box once, right after its
  * click, and on a busy machine a grid's box was still unticked at that moment (CI, 2026-11-28:
- * 'Clicking the checkbox did not change its state'). This clicks the box it found and waits up
- * to ten seconds for the tick; it clicks again only when that box left the page (the row was
- * drawn anew) and the new one stays unticked a second later, since clicking a box that is
- * merely slow would untick it.
+ * 'Clicking the checkbox did not change its state'). This clicks the box it found and, once a
+ * click landed, only waits (up to ten seconds) for the tick: the grid has run its handler, and
+ * a second click would untick the row. A click refused (the row drawn anew under it, the box
+ * covered) is tried again on the box found then.
  */
 export async function tickRow(box: Locator): Promise<void> {
   const ticked = () => box.isChecked({ timeout: 1000 }).catch(() => false);
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  let refusal: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (await ticked()) return;
     const clicked = await box.elementHandle();
     try {
-      // The handle, not the locator: a row drawn anew after the look above would be clicked
-      // unwatched. A handle whose element left the page refuses the click.
-      const landed = await clicked.click({ timeout: 5000 }).then(
-        () => true,
-        () => false,
-      );
-      for (const deadline = Date.now() + 10_000; landed && Date.now() < deadline;) {
-        if (await ticked()) return;
-        if (!(await clicked.evaluate((element) => element.isConnected))) break;
-        await sleep(50);
-      }
-      if (landed && (await clicked.evaluate((element) => element.isConnected))) {
-        throw new Error('the row’s checkbox stayed unticked ten seconds after its click');
-      }
-      // The row was drawn anew: its new box may show the click a moment later.
-      await sleep(1000);
+      // The handle, not the locator: a row drawn anew after the look above refuses the click
+      // instead of taking it unwatched.
+      await clicked.click({ timeout: 5000 });
+    } catch (error) {
+      refusal = error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
     } finally {
       await clicked.dispose();
     }
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      if (await ticked()) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the row’s checkbox stayed unticked ten seconds after its click');
   }
-  if (!(await ticked())) {
-    throw new Error('the row was drawn anew under three clicks and its checkbox stayed unticked');
-  }
+  throw new Error('the row’s checkbox refused three clicks', { cause: refusal });
 }
 
 /**

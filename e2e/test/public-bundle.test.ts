@@ -33,6 +33,8 @@ interface Script {
   /** The body's bytes as they came over the wire, compressed when the server compressed it. */
   bytes: number;
   encoding: string | undefined;
+  /** The HTTP status: a chunk the server lacks comes back as a small JSON 404. */
+  status: number;
 }
 
 beforeAll(async () => {
@@ -67,7 +69,7 @@ afterAll(async () => {
 
 /**
  * Every script the page receives from now on, with its size as received, and those that
- * failed to load (which the sum would leave out).
+ * failed to load (which the sum would leave out, or count as an error page's bytes).
  */
 function recordScripts(page: Page): { scripts: Promise<Script>[]; failed: string[] } {
   const scripts: Promise<Script>[] = [];
@@ -83,6 +85,7 @@ function recordScripts(page: Page): { scripts: Promise<Script>[]; failed: string
         url: request.url(),
         bytes: sizes.responseBodySize,
         encoding: response?.headers()['content-encoding'],
+        status: response?.status() ?? 0,
       })),
     );
   });
@@ -96,7 +99,10 @@ function markersAt(url: string): Promise<string[]> {
   let scan = markerScans.get(url);
   if (scan === undefined) {
     scan = fetch(url)
-      .then((response) => response.text())
+      .then((response) => {
+        if (!response.ok) throw new Error(`${url} answered ${String(response.status)}`);
+        return response.text();
+      })
       .then((body) => ADMIN_MARKERS.filter((marker) => body.includes(marker)));
     // A failed read fails its own test, and the next test that loads the script reads it anew.
     scan.catch(() => markerScans.delete(url));
@@ -125,8 +131,14 @@ async function firstVisit(
     await page.waitForLoadState('networkidle');
     // The page is the one asked for, not a redirect to another.
     expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
+    const received = await Promise.all(scripts);
+    failed.push(
+      ...received
+        .filter(({ status }) => status < 200 || status > 299)
+        .map(({ url, status }) => `${url}: ${String(status)}`),
+    );
     expect(failed, `scripts that failed to load on ${path}`).toEqual([]);
-    return await Promise.all(scripts);
+    return received;
   } finally {
     await context.close();
   }
