@@ -80,6 +80,11 @@ export async function createRuntime(
         name: 'orphan-files',
         run: () => sweepOrphanFiles(database.db, clock, config.dataDir),
       },
+      {
+        // Two common words that seldom meet are found through the bitmaps of the commoner.
+        name: 'search-dense-terms',
+        run: () => createSearchService(database.db, database.dialect).makeCommonWordsDense(),
+      },
     ],
   });
   const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);

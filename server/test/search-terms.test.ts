@@ -2,7 +2,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
 import * as approvedOnlyMigration from '../src/db/migrations/2026-11-27T0900-search-terms-approved.js';
-import { choosePath, createSearchRepository } from '../src/modules/search/search.repository.js';
+import * as termBlocksMigration from '../src/db/migrations/2026-11-29T0900-search-term-blocks.js';
+import {
+  choosePath,
+  createSearchRepository,
+  TERM_BLOCK,
+  type MultiWordPath,
+} from '../src/modules/search/search.repository.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
 import { searchDocument } from '../src/modules/search/search.text.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
@@ -17,6 +23,11 @@ import { createCategory, uploadImage } from './helpers/images.js';
  * documents of approved images (2026-11-27T0900-search-terms-approved); after every step it
  * must hold exactly those documents' lexemes. Runs on SQLite and, with TEST_DATABASE_URL, on
  * PostgreSQL.
+ *
+ * On PostgreSQL most words of these tests are made dense before any image exists, and the
+ * images' ids start just below the end of the first block of TERM_BLOCK ids: every write then
+ * also changes the bitmaps of two blocks (migration 2026-11-29T0900-search-term-blocks), which
+ * must hold exactly the dense words' rows of search_terms.
  */
 
 let t: TestApp;
@@ -27,6 +38,13 @@ beforeAll(async () => {
   t = await buildTestApp();
   adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json().access_token;
   writer = await createUser(t.app, { username: 'scrittrice' });
+  if (postgres()) {
+    await sql`
+      SELECT setval(pg_get_serial_sequence('images', 'id_image'), ${TERM_BLOCK - 12})
+    `.execute(db());
+    const repo = createSearchRepository(db(), 'postgres');
+    for (const term of stems(DENSE_WORDS)) await repo.makeDense(term);
+  }
 });
 afterAll(() => t.close());
 
@@ -44,6 +62,23 @@ async function asAdmin(method: Method, url: string, payload?: object): Promise<v
   expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(
     method === 'POST' ? 201 : 200,
   );
+}
+
+/** Words of these tests kept as bitmaps on PostgreSQL (the uploader's name among them). */
+const DENSE_WORDS =
+  'scalinata azzurra ferro panchina rossa lungomare faro molo porto barca gabbiano scrittrice';
+
+/** The terms (stems) search indexes these words as. */
+function stems(words: string): string[] {
+  const document = searchDocument({
+    title: words,
+    tags: [],
+    category: null,
+    text: null,
+    username: null,
+    alternates: null,
+  });
+  return document.title.split(' ');
 }
 
 /** The ids GET /api/search answers, in its order. */
@@ -77,6 +112,19 @@ async function expectTermsInStep(): Promise<void> {
   `.execute(db());
   expect(missing.rows).toEqual([]);
   expect(extra.rows).toEqual([]);
+  // The bitmaps: one bit for each row of a dense word, no more.
+  const dense = sql`
+    SELECT term, id_image FROM search_terms JOIN search_dense_terms USING (term)
+  `;
+  const bits = sql`
+    SELECT term, block * ${TERM_BLOCK} + position AS id_image
+    FROM search_term_blocks, generate_series(0, ${TERM_BLOCK - 1}) AS position
+    WHERE get_bit(bits, position) = 1
+  `;
+  const unset = await sql`${dense} EXCEPT ${bits}`.execute(db());
+  const stray = await sql`${bits} EXCEPT ${dense}`.execute(db());
+  expect(unset.rows).toEqual([]);
+  expect(stray.rows).toEqual([]);
 }
 
 /** Writes an image's document directly, whatever its status, as the search module never does. */
@@ -294,6 +342,14 @@ describe('only approved images are found, whatever writes the rows', () => {
 
 describe('several words read by lookups, through the documents or by merging', () => {
   it('gives the same ids, totals and capped flags whichever path reads them', async () => {
+    if (postgres()) {
+      // The next 12 images straddle the end of a block.
+      await sql`
+        SELECT setval(pg_get_serial_sequence('images', 'id_image'),
+          (max(id_image) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 7)
+        FROM images
+      `.execute(db());
+    }
     // 'faro' and 'molo' seldom meet (2 of faro's 6 images hold molo): the GIN path's case.
     // Every 'porto' image holds 'barca' (a phrase): the lookups' case. With driveBelow at 2
     // every word is common, so the chooser also weighs the merge from estimated frequencies.
@@ -318,6 +374,13 @@ describe('several words read by lookups, through the documents or by merging', (
       ids.push(image.id_image);
     }
     const dialect = t.app.ctx.database.dialect;
+    // The four words are dense on PostgreSQL (beforeAll), and their images lie in two blocks.
+    const paths = [undefined, 'lookups', 'documents', 'merge'] as Array<MultiWordPath | undefined>;
+    if (postgres()) {
+      paths.push('bitmaps');
+      const blocks = new Set(ids.map((id) => Math.floor(id / TERM_BLOCK)));
+      expect(blocks.size).toBe(2);
+    }
     for (const query of ['faro molo', 'porto barca', 'molo barca faro', 'faro nessuno']) {
       for (const order of ['newest', 'relevance'] as const) {
         for (const [candidateCap, driveBelow] of [
@@ -328,7 +391,7 @@ describe('several words read by lookups, through the documents or by merging', (
           [2, 2],
         ] as const) {
           const answers = [];
-          for (const multiWordPath of [undefined, 'lookups', 'documents', 'merge'] as const) {
+          for (const multiWordPath of paths) {
             const search = createSearchService(db(), dialect, {
               candidateCap,
               driveBelow,
@@ -399,6 +462,75 @@ describe('several words read by lookups, through the documents or by merging', (
     // Below driveBelow the merge is never taken, even where it would read less.
     expect(choose(9_999, 9_999, 64)).toBe('lookups');
   });
+
+  it('takes the bitmaps when every other word is dense and its images seldom hold them all', () => {
+    const choose = (images: number, others: number[], holding: number, othersDense = true) =>
+      choosePath(
+        { images, others, newest: 1_000_000, sampled: 64, holding, othersDense },
+        2_000,
+        10_000,
+      );
+    // sempre silenzio: 6,000 of silenzio's images read in about 71 blocks, against 6,000
+    // lookups; without bitmaps, the lookups as before.
+    expect(choose(10_200, [409_000], 21)).toBe('bitmaps');
+    expect(choose(10_200, [409_000], 21, false)).toBe('lookups');
+    // amore sempre: the bitmaps read amore's list alone where the merge reads both.
+    expect(choose(146_000, [409_000], 22)).toBe('bitmaps');
+    expect(choose(146_000, [409_000], 22, false)).toBe('merge');
+    // vento parole, a phrase: the 2,000 newest images of vento span 48 blocks, cheaper to read
+    // than 2,000 lookups.
+    expect(choose(5_047, [10_000], 64)).toBe('bitmaps');
+    // A rare word spread over all 122 blocks: its 100 images are cheaper looked up.
+    expect(choose(100, [409_000], 64)).toBe('lookups');
+    // amore amicizia: 1 image in the sample holds both, so every image of amicizia is read
+    // either way; the GIN path reads only the 2,111 that match.
+    expect(choose(89_000, [146_000], 1)).toBe('documents');
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept as bitmaps', () => {
+  it('makes dense the words held by enough images, once, and keeps their bits', async () => {
+    const titles = ['Cometa lontana', 'Cometa vicina', 'Cometa lontana', 'Stella lontana'];
+    for (const title of titles) {
+      const image = await uploadImage(t.app, writer, { title });
+      await approveThroughApi(image.filename);
+    }
+    await sql`ANALYZE search_terms`.execute(db());
+    const repo = createSearchRepository(db(), 'postgres');
+    const [comet, far, near] = stems('cometa lontana vicina');
+    // Three images hold 'cometa' and 'lontana'; 'vicina' one.
+    const bar = { images: 3, share: 1_000_000 };
+    const wanted = await repo.wordsToMakeDense(bar);
+    expect(wanted).toContain(comet);
+    expect(wanted).toContain(far);
+    expect(wanted).not.toContain(near);
+    // The bar also asks for one in `share` of the ids up to the newest approved image: one in
+    // one, here, which no word reaches.
+    expect(await repo.wordsToMakeDense({ images: 3, share: 1 })).toEqual([]);
+    const search = createSearchService(db(), 'postgres');
+    // Other words of this file reach three images as well: those are made dense with them.
+    const made = await search.makeCommonWordsDense(bar);
+    expect(made).toContain(comet);
+    expect(made).toContain(far);
+    expect(made).not.toContain(near);
+    expect(await repo.wordsToMakeDense(bar)).toEqual([]);
+    expect(await repo.makeDense(comet ?? '')).toBe(false);
+    await expectTermsInStep();
+
+    const bitmaps = createSearchService(db(), 'postgres', { multiWordPath: 'bitmaps' });
+    expect((await bitmaps.search('cometa lontana', 0, 10, 'newest')).ids).toEqual(
+      (
+        await createSearchService(db(), 'postgres', { multiWordPath: 'lookups' }).search(
+          'cometa lontana',
+          0,
+          10,
+          'newest',
+        )
+      ).ids,
+    );
+    // A word not dense cannot be read as bitmaps: forcing it fails instead of finding nothing.
+    await expect(bitmaps.search('vicina stella', 0, 10, 'newest')).rejects.toThrow(/dense/);
+  });
 });
 
 /** Runs one step of a migration in a transaction of its own, as Kysely's migrator does. */
@@ -412,6 +544,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
   it('fill the terms of the documents already indexed', async () => {
     const image = await uploadImage(t.app, writer, { title: 'Gabbiano reale' });
     await approveThroughApi(image.filename);
+    await migrate(termBlocksMigration.down);
     await migrate(approvedOnlyMigration.down);
     await migrate(searchTermsMigration.down);
     // A document written while the table did not exist.
@@ -419,11 +552,13 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
     await approveThroughApi(late.filename);
     await migrate(searchTermsMigration.up);
     await migrate(approvedOnlyMigration.up);
+    await migrate(termBlocksMigration.up);
     await expectTermsInStep();
     expect(await found('gabbiani')).toEqual([late.id_image, image.id_image]);
   });
 
   it('drop the terms of images that are not approved, and keep them so', async () => {
+    await migrate(termBlocksMigration.down);
     await migrate(approvedOnlyMigration.down);
     // Before the migration a document's terms were written whatever its image's status.
     const pending = await uploadImage(t.app, writer, { title: 'Cormorano in attesa' });
@@ -436,6 +571,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
         .execute();
     expect((await held()).length).toBeGreaterThan(0);
     await migrate(approvedOnlyMigration.up);
+    await migrate(termBlocksMigration.up);
     expect(await held()).toEqual([]);
     await expectTermsInStep();
   });

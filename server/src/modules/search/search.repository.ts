@@ -23,6 +23,10 @@ import type { SearchDocument } from './search.text.js';
  * overlap are still cheaper to intersect in the GIN index, which reads only the images holding
  * all of them ("Search on PostgreSQL: two words, the path chosen per query"). FTS5's index is
  * in rowid order already.
+ *
+ * A word made dense (migration 2026-11-29T0900-search-term-blocks) is also kept as bitmaps of
+ * blocks of TERM_BLOCK ids, `search_term_blocks`, against which the rarer word's images are
+ * tested a block at a time (docs/PERFORMANCE.md, "Two common words: bitmaps of id blocks").
  */
 
 export type SearchOrder = 'relevance' | 'newest';
@@ -96,6 +100,8 @@ interface TermCount {
   images: number;
   newest: number;
   spacing: number;
+  /** Whether the term is kept as bitmaps too (search_dense_terms). */
+  dense: boolean;
 }
 
 /**
@@ -158,13 +164,43 @@ const POSTING_COST = 1 / 16;
 const ENTRY_COST = 1 / 10;
 
 /**
+ * How many image ids one row of `search_term_blocks` covers: the block size of migration
+ * 2026-11-29T0900-search-term-blocks, fixed there.
+ */
+export const TERM_BLOCK = 8192;
+
+/**
+ * PostgreSQL: what the bitmaps path costs per block it reads, in lookups: a btree descent to
+ * the driving word's ids in the block, and the row of each other word's bitmap (1 KB, read in
+ * place), on top of the driving word's entries read in order at ENTRY_COST each.
+ */
+const BLOCK_COST = 1;
+
+/**
+ * PostgreSQL: a word is made dense (kept as bitmaps too) when this many approved images hold
+ * it, and at least one in DENSE_SHARE of the ids up to the newest: about 80 images or more a
+ * block of TERM_BLOCK ids, where its 1 KB bitmap costs no more than its btree entries. Below, a
+ * word's images are few enough to look up one by one.
+ */
+export const DENSE_AT = 10_000;
+export const DENSE_SHARE = 100;
+
+/** The bar a word must reach to be made dense; DENSE_AT and DENSE_SHARE unless a test lowers it. */
+export interface DenseBar {
+  images?: number;
+  share?: number;
+}
+
+/**
  * How a multi-word search reads its candidates on PostgreSQL: `lookups` (the rarest word's
  * images, newest first, each looked up under the other words), `documents` (the GIN index of
- * the documents intersects every word's list) or `merge` (every word's list read backwards
- * from search_terms, merged by the planner). Chosen per query by default (choosePath); tests
- * and benchmarks force one. All three give the newest `cap` images holding every word.
+ * the documents intersects every word's list), `merge` (every word's list read backwards
+ * from search_terms, merged by the planner) or `bitmaps` (the rarest word's images read
+ * backwards a block of ids at a time, each tested against the other words' bitmaps of that
+ * block; only when every other word is dense). Chosen per query by default (choosePath); tests
+ * and benchmarks force one. All four give the newest `cap` images holding every word.
  */
-export const MULTI_WORD_PATHS = ['lookups', 'documents', 'merge'] as const;
+export const MULTI_WORD_PATHS = ['lookups', 'documents', 'merge', 'bitmaps'] as const;
 export type MultiWordPath = (typeof MULTI_WORD_PATHS)[number];
 
 /**
@@ -188,6 +224,8 @@ export interface PathEstimate {
   newest: number;
   sampled: number;
   holding: number;
+  /** Whether every other word is dense, so the bitmaps path can read them. */
+  othersDense?: boolean;
 }
 
 /**
@@ -205,10 +243,20 @@ export function choosePath(plan: PathEstimate, cap: number, driveBelow: number):
   const { images, others, newest, sampled, holding } = plan;
   if (sampled === 0) return 'lookups';
   const share = holding / sampled;
+  // The driving word's images read before `cap` hold every other word (all, when fewer do).
+  const driven = share === 0 ? images : Math.min(images, cap / share);
   const costs: Array<[MultiWordPath, number]> = [
-    ['lookups', share === 0 ? images : Math.min(images, cap / share)],
+    ['lookups', driven],
     ['documents', images * (share * DOCUMENT_COST + POSTING_COST * others.length)],
   ];
+  if (plan.othersDense === true && newest > 0 && images > 0) {
+    // The blocks those images span, each read once with a bitmap row per other word.
+    const blocks = Math.min(newest / TERM_BLOCK, (driven * newest) / images / TERM_BLOCK);
+    costs.push([
+      'bitmaps',
+      driven * ENTRY_COST + Math.max(1, blocks) * BLOCK_COST * (1 + others.length),
+    ]);
+  }
   if (images >= driveBelow && newest > 0) {
     const density = images / newest;
     const ids = share === 0 ? newest : Math.min(newest, cap / (share * density));
@@ -316,19 +364,21 @@ export function createSearchRepository(
     const unique = [...new Set(terms)];
     // A single term drives alone: its count would choose nothing.
     if (unique.length === 1) {
-      const term = { term: unique[0] ?? '', images: 0, newest: 0, spacing: 0 };
+      const term = { term: unique[0] ?? '', images: 0, newest: 0, spacing: 0, dense: false };
       return { terms: [term], sampled: 0, holding: 0 };
     }
     const result = await sql<TermCount & { sampled: number; holding: number }>`
       WITH counted AS MATERIALIZED (
-        SELECT term, images, newest, spacing,
+        SELECT term, images, newest, spacing, dense,
           row_number() OVER (ORDER BY images, spacing DESC, term COLLATE "C") AS rarity
         FROM (
           SELECT wanted.term, (
             SELECT count(*)::int FROM (
               SELECT 1 FROM search_terms WHERE search_terms.term = wanted.term LIMIT ${driveBelow}
             ) AS counted
-          ) AS images, span.newest, span.spacing
+          ) AS images, span.newest, span.spacing, EXISTS (
+            SELECT 1 FROM search_dense_terms WHERE search_dense_terms.term = wanted.term
+          ) AS dense
           FROM unnest(${unique}::text[]) AS wanted (term)
           CROSS JOIN LATERAL (
             SELECT coalesce(max(id_image), 0) AS newest,
@@ -359,7 +409,7 @@ export function createSearchRepository(
         ) AS newest
         WHERE rarest.rarity = 1
       )
-      SELECT counted.term, counted.images, counted.newest, counted.spacing,
+      SELECT counted.term, counted.images, counted.newest, counted.spacing, counted.dense,
         (SELECT count(*)::int FROM sample) AS sampled,
         (SELECT count(*)::int FROM sample WHERE holds_all) AS holding
       FROM counted
@@ -367,11 +417,12 @@ export function createSearchRepository(
     `.execute(db);
     const first = result.rows[0];
     return {
-      terms: result.rows.map(({ term, images, newest, spacing }) => ({
+      terms: result.rows.map(({ term, images, newest, spacing, dense }) => ({
         term,
         images,
         newest,
         spacing,
+        dense,
       })),
       sampled: first?.sampled ?? 0,
       holding: first?.holding ?? 0,
@@ -382,13 +433,21 @@ export function createSearchRepository(
   function multiWordPath(plan: TermPlan): MultiWordPath {
     const [rarest, ...others] = plan.terms;
     if (rarest === undefined || others.length === 0) return 'lookups';
-    if (options.multiWordPath !== undefined) return options.multiWordPath;
+    const othersDense = others.every(({ dense }) => dense);
+    if (options.multiWordPath !== undefined) {
+      // Forced by a test or a benchmark: a word without bitmaps would read as held by nothing.
+      if (options.multiWordPath === 'bitmaps' && !othersDense) {
+        throw new Error('the bitmaps path needs every word but the rarest made dense');
+      }
+      return options.multiWordPath;
+    }
     const estimate: PathEstimate = {
       images: estimatedImages(rarest, driveBelow),
       others: others.map((term) => estimatedImages(term, driveBelow)),
       newest: Math.max(...plan.terms.map(({ newest }) => newest)),
       sampled: plan.sampled,
       holding: plan.holding,
+      othersDense,
     };
     return choosePath(estimate, cap, driveBelow);
   }
@@ -402,7 +461,9 @@ export function createSearchRepository(
    * terms' frequency. Left to its estimates the planner merged a word in 0.5 % of 1M images
    * with one in 37 % by reading all 371,000 ids of the latter. By `merge` their lists are
    * joined and the planner merges them, stopping at the cap: cheaper when many images hold
-   * every term (choosePath).
+   * every term (choosePath). By `bitmaps` the other terms' blocks are read newest first, and
+   * in each the first term's ids are read backwards and tested against the blocks' bits: a
+   * descent a block instead of one an image.
    */
   function newestWithEvery(
     terms: readonly TermCount[],
@@ -426,6 +487,34 @@ export function createSearchRepository(
         FROM search_terms t0
         WHERE t0.term = ${first.term} ${sql.join(lookups, sql` `)}
         ORDER BY t0.id_image DESC
+        LIMIT ${cap}
+      )`;
+    }
+    if (path === 'bitmaps') {
+      // b1 walks the blocks where the second term has images, newest first; the others' blocks
+      // are joined to it. The ids come out block by block, each block's newest first, so the
+      // sort by (block, id) is done a block at a time and stops at the cap.
+      const [second = { term: '' }, ...rest] = others;
+      const joins = rest.map(({ term }, index) => {
+        const alias = sql.raw(`b${String(index + 2)}`);
+        return sql`JOIN search_term_blocks ${alias} ON ${alias}.term = ${term} AND ${alias}.block = b1.block`;
+      });
+      const tests = others.map((_, index) => {
+        const alias = sql.raw(`b${String(index + 1)}`);
+        return sql`AND get_bit(${alias}.bits, t0.id_image % ${sql.lit(TERM_BLOCK)}) = 1`;
+      });
+      return sql<{ id: number; published_at: string | null }>`(
+        SELECT t0.id_image AS id, t0.published_at
+        FROM search_term_blocks b1 ${sql.join(joins, sql` `)}
+        CROSS JOIN LATERAL (
+          SELECT id_image, published_at FROM search_terms
+          WHERE search_terms.term = ${first.term}
+            AND search_terms.id_image >= b1.block * ${sql.lit(TERM_BLOCK)}
+            AND search_terms.id_image < (b1.block + 1) * ${sql.lit(TERM_BLOCK)}
+          ORDER BY search_terms.id_image DESC
+        ) AS t0
+        WHERE b1.term = ${second.term} ${sql.join(tests, sql` `)}
+        ORDER BY b1.block DESC, t0.id_image DESC
         LIMIT ${cap}
       )`;
     }
@@ -531,6 +620,62 @@ export function createSearchRepository(
       }
       // CAST matters here: FTS5 ignores a REAL rowid constraint, which would delete every row.
       await sql`DELETE FROM image_search WHERE rowid = CAST(${id_image} AS INTEGER)`.execute(db);
+    },
+
+    /**
+     * PostgreSQL: the words to make dense: held by at least DENSE_AT approved images and by
+     * one in DENSE_SHARE of the ids up to the newest approved image, and not dense yet. The
+     * candidates are the most common values of the planner's statistics on search_terms (up to
+     * 1,000 words, refreshed by autovacuum's ANALYZE; statistics target 1000), so no word's
+     * images are counted unless its estimate comes within half of the bar; each candidate is
+     * then counted exactly, up to the bar. Nothing before the first ANALYZE, nothing on SQLite.
+     */
+    async wordsToMakeDense(bar: DenseBar = {}): Promise<string[]> {
+      if (!postgres) return [];
+      const least = bar.images ?? DENSE_AT;
+      const share = bar.share ?? DENSE_SHARE;
+      const result = await sql<{ term: string }>`
+        WITH wanted AS (
+          SELECT greatest(${least}::int, (
+            SELECT coalesce(max(id_image), 0) FROM images WHERE status = 'approved'
+          ) / ${share}::int) AS images
+        ),
+        common AS (
+          SELECT stats.term, stats.freq * greatest(pg_class.reltuples, 0) AS estimate
+          FROM pg_stats
+          CROSS JOIN LATERAL unnest(pg_stats.most_common_vals::text::text[],
+            pg_stats.most_common_freqs) AS stats (term, freq)
+          JOIN pg_class ON pg_class.oid = 'search_terms'::regclass
+          WHERE pg_stats.schemaname = current_schema()
+            AND pg_stats.tablename = 'search_terms' AND pg_stats.attname = 'term'
+        )
+        SELECT common.term FROM common, wanted
+        WHERE common.estimate * 2 >= wanted.images
+          AND NOT EXISTS (
+            SELECT 1 FROM search_dense_terms WHERE search_dense_terms.term = common.term
+          )
+          AND (
+            SELECT count(*) FROM (
+              SELECT 1 FROM search_terms WHERE search_terms.term = common.term
+              LIMIT wanted.images
+            ) AS counted
+          ) >= wanted.images
+        ORDER BY common.term
+      `.execute(db);
+      return result.rows.map(({ term }) => term);
+    },
+
+    /**
+     * PostgreSQL: keeps a word as bitmaps too (search_make_dense), true when it was not yet.
+     * Writers of search terms wait meanwhile (tens of milliseconds for a word in a third of 1M
+     * images); searches go on.
+     */
+    async makeDense(term: string): Promise<boolean> {
+      if (!postgres) return false;
+      const result = await sql<{ made: boolean }>`
+        SELECT search_make_dense(${term}) AS made
+      `.execute(db);
+      return result.rows[0]?.made === true;
     },
 
     /**

@@ -57,6 +57,7 @@ import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
   SEARCH_CANDIDATE_CAP,
   createSearchRepository,
+  type DenseBar,
   type ImageSearchSource,
   type SearchOrder,
   type SearchPage,
@@ -184,6 +185,19 @@ export function createSearchService(
     /** After a username change. */
     async reindexByUser(id_utente: number): Promise<void> {
       await reindexImages(await repo.approvedImageIdsOfUser(id_utente));
+    },
+
+    /**
+     * PostgreSQL: keeps each word that became common as bitmaps too (search.repository
+     * wordsToMakeDense), one word at a time, so writers wait for one word's filling at most.
+     * Run by the worker's hourly upkeep; safe in several processes at once. Answers the words.
+     */
+    async makeCommonWordsDense(bar?: DenseBar): Promise<string[]> {
+      const made: string[] = [];
+      for (const term of await repo.wordsToMakeDense(bar)) {
+        if (await repo.makeDense(term)) made.push(term);
+      }
+      return made;
     },
 
     /** Rebuilds every document, in id order and bounded batches (a repair tool). */
