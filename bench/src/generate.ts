@@ -14,6 +14,7 @@ import { hashPassword } from '../../server/src/modules/auth/passwords.js';
 import { newStoredFilename } from '../../server/src/modules/images/images.storage.js';
 import { deletionKeys, hasFuzzyKeys } from '../../server/src/modules/search/search.fuzzy.js';
 import { tsvectorText } from '../../server/src/modules/search/search.repository.js';
+import { createSearchService } from '../../server/src/modules/search/search.service.js';
 import { searchDocument, stemWords } from '../../server/src/modules/search/search.text.js';
 import * as taxonomyRepo from '../../server/src/modules/taxonomy/taxonomy.repository.js';
 
@@ -407,6 +408,9 @@ export async function generateCatalogue(options: {
   // Category and tag counts through the taxonomy module's own recount.
   const database = openDatabase(config);
   await taxonomyRepo.recountAll(database.db);
+  // PostgreSQL: the common words kept as bitmaps, as a server's first upkeep would.
+  const dense = await createSearchService(database.db, database.dialect).makeCommonWordsDense();
+  if (dense.length > 0) console.log(`  ${String(dense.length)} common words kept as bitmaps`);
   await database.close();
 
   const [commonStem, commonCount] = [...wordCounts].reduce(

@@ -77,7 +77,11 @@ try {
     // 3,437 of the 10,306 images holding 'silenzio' hold the common word; 2,111 hold both
     // 'amore' and 'amicizia', which are in 118,492 and 82,443 images).
     `${common} silenzio`,
+    `${common} vento`,
     'amore amicizia',
+    'luce stelle',
+    // Three common words.
+    `amore ${common} luce`,
     `${slipped} parole`,
     'librta',
     'ombrellone',

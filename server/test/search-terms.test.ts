@@ -531,6 +531,64 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
     // A word not dense cannot be read as bitmaps: forcing it fails instead of finding nothing.
     await expect(bitmaps.search('vicina stella', 0, 10, 'newest')).rejects.toThrow(/dense/);
   });
+
+  it('lets two writers of several blocks take turns instead of deadlocking', async () => {
+    // Two approved images on each side of a block's end: each writer rewrites the documents of
+    // one on each side, in opposite orders, all holding a dense word.
+    await sql`
+      SELECT setval(pg_get_serial_sequence('images', 'id_image'),
+        (max(id_image) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 3)
+      FROM images
+    `.execute(db());
+    const ids: number[] = [];
+    for (const title of ['Lanterna uno', 'Lanterna due', 'Lanterna tre', 'Lanterna quattro']) {
+      const image = await uploadImage(t.app, writer, { title });
+      await approveThroughApi(image.filename);
+      ids.push(image.id_image);
+    }
+    const [before1 = 0, before2 = 0, after1 = 0, after2 = 0] = ids;
+    expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
+    const [lantern = ''] = stems('lanterna');
+    await createSearchRepository(db(), 'postgres').makeDense(lantern);
+    const document = (title: string) =>
+      searchDocument({
+        title,
+        tags: [],
+        category: null,
+        text: null,
+        username: null,
+        alternates: null,
+      });
+
+    let firstWrote: () => void = () => undefined;
+    const wrote = new Promise<void>((resolve) => {
+      firstWrote = resolve;
+    });
+    const one = db()
+      .transaction()
+      .execute(async (trx) => {
+        const repo = createSearchRepository(trx, 'postgres');
+        await repo.upsertImageDocument(before1, document('Lanterna rossa'));
+        firstWrote();
+        // The other writer starts meanwhile and writes (or waits to write) its first block.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await repo.upsertImageDocument(after1, document('Lanterna rossa'));
+      });
+    const two = wrote.then(() =>
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          const repo = createSearchRepository(trx, 'postgres');
+          await repo.upsertImageDocument(after2, document('Lanterna verde'));
+          await repo.upsertImageDocument(before2, document('Lanterna verde'));
+        }),
+    );
+    await Promise.all([one, two]);
+    await expectTermsInStep();
+    // The strict matches come first.
+    expect((await found('lanterna rossa')).slice(0, 2)).toEqual([after1, before1]);
+    expect((await found('lanterna verde')).slice(0, 2)).toEqual([after2, before2]);
+  });
 });
 
 /** Runs one step of a migration in a transaction of its own, as Kysely's migrator does. */
