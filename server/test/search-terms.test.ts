@@ -508,6 +508,15 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
     // one, here, which no word reaches.
     expect(await repo.wordsToMakeDense({ images: 3, share: 1 })).toEqual([]);
     const search = createSearchService(db(), 'postgres');
+    // A writer of terms in flight (a transaction that wrote search_terms): after a second the
+    // upkeep gives up its words, leaving them to the next, and the writer goes on.
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`LOCK TABLE search_terms IN ROW EXCLUSIVE MODE`.execute(trx);
+        expect(await search.makeCommonWordsDense(bar)).toEqual([]);
+      });
+    expect(await repo.wordsToMakeDense(bar)).toEqual(wanted);
     // Other words of this file reach three images as well: those are made dense with them.
     const made = await search.makeCommonWordsDense(bar);
     expect(made).toContain(comet);
@@ -611,6 +620,9 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
     await migrate(searchTermsMigration.up);
     await migrate(approvedOnlyMigration.up);
     await migrate(termBlocksMigration.up);
+    // A word made dense again is filled from the terms the migrations kept.
+    const [gull = ''] = stems('gabbiano');
+    expect(await createSearchRepository(db(), 'postgres').makeDense(gull)).toBe(true);
     await expectTermsInStep();
     expect(await found('gabbiani')).toEqual([late.id_image, image.id_image]);
   });

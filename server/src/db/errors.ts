@@ -9,6 +9,11 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** PostgreSQL: a lock was not granted within the statement's lock_timeout (SQLSTATE 55P03). */
+export function isLockTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '55P03';
+}
+
 /** True when a write referred to a row that no longer exists (a FOREIGN KEY), on either engine. */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -10,6 +10,13 @@ import type { Executor } from './executor.js';
  * one on the image's row would hold up the counters (likes, downloads, the views' batches)
  * that update that row meanwhile. SQLite's write transaction already excludes every other
  * writer.
+ *
+ * A rule for every writer of search terms on PostgreSQL: the first write of a dense word's
+ * terms takes one advisory lock shared by all such writers (migration
+ * 2026-11-29T0900-search-term-blocks), held to the commit. Nothing another writer holds may
+ * be locked after that in the same transaction: take the images' document locks and rows, the
+ * categories', tags' and vocabulary's rows first, and write the documents last, as the search
+ * service and moderation do. A lock taken after the documents' writes can wait in a circle.
  */
 export const IMAGE_DOCUMENT_LOCK = 0x6d70;
 

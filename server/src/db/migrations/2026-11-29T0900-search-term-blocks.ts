@@ -26,7 +26,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * first, and they take turns. Writers of one image's terms already wait for each other on the
  * newest block's rows, and a writer takes the lock last, after the image's locks and rows
  * (db/locks.ts), so it never waits for a lock while holding one another writer of the bitmaps
- * waits for.
+ * waits for (see the rule there).
  *
  * Frozen: never edit a migration that has shipped; add a new one. search.repository.ts
  * TERM_BLOCK is this block size.
@@ -131,10 +131,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   `.execute(db);
 
   // Makes a word dense: true when it was not yet. The lock waits for every transaction that
-  // wrote search_terms and keeps new writers waiting until this one commits.
+  // wrote search_terms and keeps new writers waiting until this one commits; and while it
+  // waits, every writer that comes after it waits too. A vacuum of search_terms holds a lock it
+  // conflicts with for as long as the vacuum runs, so it waits a second at most and fails
+  // with lock_not_available (55P03): the next upkeep tries again. Rows a word left behind
+  // (its row of search_dense_terms deleted by hand) are replaced.
   await sql`
     CREATE FUNCTION search_make_dense(wanted text) RETURNS boolean
-    LANGUAGE plpgsql AS $$
+    LANGUAGE plpgsql SET lock_timeout = '1s' AS $$
     BEGIN
       LOCK TABLE search_terms IN SHARE MODE;
       INSERT INTO search_dense_terms (term) VALUES (wanted) ON CONFLICT DO NOTHING;
@@ -142,7 +146,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       INSERT INTO search_term_blocks (term, block, bits)
       SELECT wanted, id_image / 8192, search_term_bits(array_agg(id_image % 8192))
       FROM search_terms WHERE term = wanted
-      GROUP BY 2;
+      GROUP BY 2
+      ON CONFLICT (term, block) DO UPDATE SET bits = excluded.bits;
       RETURN true;
     END
     $$

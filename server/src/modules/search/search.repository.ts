@@ -510,7 +510,7 @@ export function createSearchRepository(
           SELECT id_image, published_at FROM search_terms
           WHERE search_terms.term = ${first.term}
             AND search_terms.id_image >= b1.block * ${sql.lit(TERM_BLOCK)}
-            AND search_terms.id_image < (b1.block + 1) * ${sql.lit(TERM_BLOCK)}
+            AND search_terms.id_image <= b1.block * ${sql.lit(TERM_BLOCK)} + ${sql.lit(TERM_BLOCK - 1)}
           ORDER BY search_terms.id_image DESC
         ) AS t0
         WHERE b1.term = ${second.term} ${sql.join(tests, sql` `)}
