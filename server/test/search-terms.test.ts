@@ -537,6 +537,18 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
         )
       ).ids,
     );
+    // A dense word is not counted, unless no image holds it: then the search knows it is held
+    // by none (and the service's fallback takes over).
+    const [fog = ''] = stems('nebbia');
+    expect(await repo.makeDense(fog)).toBe(true);
+    const strict = await repo.searchApprovedImages({
+      terms: [comet ?? '', fog],
+      prefixLast: false,
+      skip: 0,
+      limit: 10,
+      order: 'newest',
+    });
+    expect(strict).toEqual({ ids: [], total: 0, capped: false, unheld: [fog] });
     // A word not dense cannot be read as bitmaps: forcing it fails instead of finding nothing.
     await expect(bitmaps.search('vicina stella', 0, 10, 'newest')).rejects.toThrow(/dense/);
   });
