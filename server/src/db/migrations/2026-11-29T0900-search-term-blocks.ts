@@ -15,7 +15,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * a block for a few images, which its btree rows hold in a few bytes each. A word is made dense
  * by `search_make_dense(term)`, which locks `search_terms` against writers (SHARE: reads go
  * on) while it fills the word's rows from it, so no write is in flight for the word while it
- * is filled and every later write sees it dense. The search-dense-terms job chooses the words.
+ * is filled and every later write sees it dense. The worker's hourly upkeep chooses the words
+ * (search-dense-terms, search.service.ts makeCommonWordsDense).
  *
  * Triggers keep the rows equal to `search_terms` for every dense word: its rows are only ever
  * inserted and deleted (a change of publication time updates them in place, which changes no

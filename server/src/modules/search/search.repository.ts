@@ -677,8 +677,8 @@ export function createSearchRepository(
 
     /**
      * PostgreSQL: keeps a word as bitmaps too (search_make_dense), true when it was not yet.
-     * Writers of search terms wait meanwhile (tens of milliseconds for a word in a third of 1M
-     * images); searches go on.
+     * Writers of search terms wait meanwhile (at 1M images 0.7 s for a word in a third of them,
+     * 9 ms for one in 1 %); searches go on.
      */
     async makeDense(term: string): Promise<boolean> {
       if (!postgres) return false;

@@ -51,8 +51,8 @@
  */
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
-import { holdImageDocuments } from '../../db/locks.js';
 import { isLockTimeout } from '../../db/errors.js';
+import { holdImageDocuments } from '../../db/locks.js';
 import { badRequest } from '../../lib/errors.js';
 import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
@@ -192,8 +192,8 @@ export function createSearchService(
      * PostgreSQL: keeps each word that became common as bitmaps too (search.repository
      * wordsToMakeDense), one word at a time, so writers wait for one word's filling at most.
      * When a word's lock is not granted within a second (a vacuum of search_terms running),
-     * it and the words after it are left to the next upkeep. Run by the worker's hourly upkeep; safe in several processes at
-     * once. Answers the words made dense.
+     * it and the words after it are left to the next upkeep. Run by the worker's hourly
+     * upkeep; safe in several processes at once. Answers the words made dense.
      */
     async makeCommonWordsDense(bar?: DenseBar): Promise<string[]> {
       const made: string[] = [];
