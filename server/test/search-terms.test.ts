@@ -10,7 +10,7 @@ import {
   type MultiWordPath,
 } from '../src/modules/search/search.repository.js';
 import { createSearchService } from '../src/modules/search/search.service.js';
-import { searchDocument } from '../src/modules/search/search.text.js';
+import { searchDocument, type SearchDocument } from '../src/modules/search/search.text.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { createCategory, uploadImage } from './helpers/images.js';
@@ -68,17 +68,21 @@ async function asAdmin(method: Method, url: string, payload?: object): Promise<v
 const DENSE_WORDS =
   'scalinata azzurra ferro panchina rossa lungomare faro molo porto barca gabbiano scrittrice';
 
-/** The terms (stems) search indexes these words as. */
-function stems(words: string): string[] {
-  const document = searchDocument({
-    title: words,
+/** The search document of an image with this title and nothing else. */
+function titleDocument(title: string): SearchDocument {
+  return searchDocument({
+    title,
     tags: [],
     category: null,
     text: null,
     username: null,
     alternates: null,
   });
-  return document.title.split(' ');
+}
+
+/** The terms (stems) search indexes these words as. */
+function stems(words: string): string[] {
+  return titleDocument(words).title.split(' ');
 }
 
 /** The ids GET /api/search answers, in its order. */
@@ -131,14 +135,7 @@ async function expectTermsInStep(): Promise<void> {
 async function writeDocumentBehindSearch(id_image: number, title: string): Promise<void> {
   await createSearchRepository(db(), t.app.ctx.database.dialect).upsertImageDocument(
     id_image,
-    searchDocument({
-      title,
-      tags: [],
-      category: null,
-      text: null,
-      username: null,
-      alternates: null,
-    }),
+    titleDocument(title),
   );
 }
 
@@ -571,15 +568,6 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
     expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
     const [lantern = ''] = stems('lanterna');
     await createSearchRepository(db(), 'postgres').makeDense(lantern);
-    const document = (title: string) =>
-      searchDocument({
-        title,
-        tags: [],
-        category: null,
-        text: null,
-        username: null,
-        alternates: null,
-      });
 
     let firstWrote: () => void = () => undefined;
     const wrote = new Promise<void>((resolve) => {
@@ -589,19 +577,19 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
       .transaction()
       .execute(async (trx) => {
         const repo = createSearchRepository(trx, 'postgres');
-        await repo.upsertImageDocument(before1, document('Lanterna rossa'));
+        await repo.upsertImageDocument(before1, titleDocument('Lanterna rossa'));
         firstWrote();
         // The other writer starts meanwhile and writes (or waits to write) its first block.
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await repo.upsertImageDocument(after1, document('Lanterna rossa'));
+        await repo.upsertImageDocument(after1, titleDocument('Lanterna rossa'));
       });
     const two = wrote.then(() =>
       db()
         .transaction()
         .execute(async (trx) => {
           const repo = createSearchRepository(trx, 'postgres');
-          await repo.upsertImageDocument(after2, document('Lanterna verde'));
-          await repo.upsertImageDocument(before2, document('Lanterna verde'));
+          await repo.upsertImageDocument(after2, titleDocument('Lanterna verde'));
+          await repo.upsertImageDocument(before2, titleDocument('Lanterna verde'));
         }),
     );
     await Promise.all([one, two]);
