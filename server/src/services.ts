@@ -53,8 +53,8 @@ export async function createRuntime(
   // Photos are read in a child process at the lowest CPU priority, started by the first job
   // that needs it and ended when idle (reader-process.ts).
   const reader = createReaderProcess();
-  // Jobs need services and services enqueue jobs: the erasure job looks the service up when
-  // it runs, by which time the context exists.
+  // Jobs need services and services enqueue jobs: the erasure job and the search's upkeep look
+  // their service up when they run, by which time the context exists (the worker starts after).
   const built: { ctx?: AppContext } = {};
   const context = (): AppContext => {
     if (built.ctx === undefined) throw new Error('services are not ready yet');
@@ -83,7 +83,7 @@ export async function createRuntime(
       {
         // Two common words that seldom meet are found through the bitmaps of the commoner.
         name: 'search-dense-terms',
-        run: () => createSearchService(database.db, database.dialect).makeCommonWordsDense(),
+        run: () => context().search.makeCommonWordsDense(),
       },
     ],
   });
