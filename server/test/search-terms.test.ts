@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
 import * as approvedOnlyMigration from '../src/db/migrations/2026-11-27T0900-search-terms-approved.js';
 import * as termBlocksMigration from '../src/db/migrations/2026-11-29T0900-search-term-blocks.js';
+import * as publishedBoundsMigration from '../src/db/migrations/2026-12-01T2100-search-published-bounds.js';
 import {
   choosePath,
   createSearchRepository,
@@ -129,6 +130,15 @@ async function expectTermsInStep(): Promise<void> {
   const stray = await sql`${bits} EXCEPT ${dense}`.execute(db());
   expect(unset.rows).toEqual([]);
   expect(stray.rows).toEqual([]);
+  // Every block's publication bounds enclose the times of its terms (a time unknown sorts last).
+  const outside = await sql`
+    SELECT term, id_image, published_at, bounds.oldest, bounds.newest
+    FROM search_terms
+    LEFT JOIN search_published_bounds AS bounds ON bounds.block = id_image / ${TERM_BLOCK}
+    WHERE bounds.block IS NULL
+      OR coalesce(published_at, '-infinity') NOT BETWEEN bounds.oldest AND bounds.newest
+  `.execute(db());
+  expect(outside.rows).toEqual([]);
 }
 
 /** Writes an image's document directly, whatever its status, as the search module never does. */
@@ -374,43 +384,60 @@ describe('several words read by lookups, through the documents or by merging', (
     // The four words are dense on PostgreSQL (beforeAll), and their images lie in two blocks.
     const paths = [undefined, 'lookups', 'documents', 'merge'] as Array<MultiWordPath | undefined>;
     if (postgres()) {
-      paths.push('bitmaps');
+      paths.push('bitmaps', 'intersect');
       const blocks = new Set(ids.map((id) => Math.floor(id / TERM_BLOCK)));
       expect(blocks.size).toBe(2);
     }
-    for (const query of ['faro molo', 'porto barca', 'molo barca faro', 'faro nessuno']) {
-      for (const order of ['newest', 'relevance'] as const) {
-        for (const [candidateCap, driveBelow] of [
-          [undefined, undefined],
-          [1, undefined],
-          [2, undefined],
-          [undefined, 2],
-          [2, 2],
-        ] as const) {
-          const answers = [];
-          for (const multiWordPath of paths) {
-            const search = createSearchService(db(), dialect, {
-              candidateCap,
-              driveBelow,
-              multiWordPath,
-            });
-            // A page of 2 and the page after it: the total and the flag come with each.
-            answers.push([
-              await search.search(query, 0, 2, order),
-              await search.search(query, 2, 2, order),
-            ]);
-          }
-          const [chosen, ...forced] = answers;
-          for (const answer of forced) {
-            const context = `${query}, ${order}, cap ${String(candidateCap)}, driven below ${String(driveBelow)}`;
-            expect(answer, context).toEqual(chosen);
+    async function expectSameAnswers(): Promise<void> {
+      for (const query of ['faro molo', 'porto barca', 'molo barca faro', 'faro nessuno']) {
+        for (const order of ['newest', 'relevance'] as const) {
+          for (const [candidateCap, driveBelow] of [
+            [undefined, undefined],
+            [1, undefined],
+            [2, undefined],
+            [undefined, 2],
+            [2, 2],
+          ] as const) {
+            const answers = [];
+            for (const multiWordPath of paths) {
+              const search = createSearchService(db(), dialect, {
+                candidateCap,
+                driveBelow,
+                multiWordPath,
+              });
+              // A page of 2 and the page after it: the total and the flag come with each.
+              answers.push([
+                await search.search(query, 0, 2, order),
+                await search.search(query, 2, 2, order),
+              ]);
+            }
+            const [chosen, ...forced] = answers;
+            for (const answer of forced) {
+              const context = `${query}, ${order}, cap ${String(candidateCap)}, driven below ${String(driveBelow)}`;
+              expect(answer, context).toEqual(chosen);
+            }
           }
         }
       }
     }
+    // Published in id order: the newest pages of the intersect path read the newer block alone.
+    await expectSameAnswers();
     // The strict matches come first, newest first (the fallback's follow).
     expect((await found('faro molo')).slice(0, 2)).toEqual([ids[6], ids[0]]);
     expect((await found('porto barca')).slice(0, 3)).toEqual([ids[11], ids[8], ids[3]]);
+
+    // An image of the older block published anew, as the newest of all: its block's bounds
+    // now reach every page, and its terms' time was changed in place.
+    await db()
+      .updateTable('images')
+      .set({ published_at: new Date(Date.now() + 3_600_000).toISOString() })
+      .where('id_image', '=', ids[0] ?? 0)
+      .execute();
+    await expectTermsInStep();
+    await expectSameAnswers();
+    // The service itself: the API's kept answers see no write made behind its back.
+    const search = createSearchService(db(), dialect);
+    expect((await search.search('faro molo', 0, 2, 'newest')).ids).toEqual([ids[0], ids[6]]);
   });
 
   it("takes the GIN path only when few of the driving word's images hold the others", () => {
@@ -483,6 +510,33 @@ describe('several words read by lookups, through the documents or by merging', (
     // either way; the GIN path reads only the 2,111 that match.
     expect(choose(89_000, [146_000], 1)).toBe('documents');
   });
+
+  it('intersects the bitmaps of words all dense for a page newest first', () => {
+    const choose = (images: number, others: number[], holding: number, newestPage?: number) =>
+      choosePath(
+        {
+          images,
+          others,
+          newest: 1_000_000,
+          sampled: 64,
+          holding,
+          othersDense: true,
+          drivingDense: true,
+          ...(newestPage === undefined ? {} : { newestPage }),
+        },
+        2_000,
+        10_000,
+      );
+    // amore amicizia, newest first: 122 blocks of each ANDed, then about 130 images looked up,
+    // against every one of amicizia's images read by the bitmaps or the GIN path.
+    expect(choose(89_000, [146_000], 1, 120)).toBe('intersect');
+    // Ranked, every candidate's time and document is read whatever the path.
+    expect(choose(89_000, [146_000], 1)).toBe('documents');
+    // amore sempre: 2,000 of them within five blocks, which the bitmaps read alone.
+    expect(choose(146_000, [409_000], 22, 120)).toBe('bitmaps');
+    // A deep page: its images' times are looked up, many more than the bitmaps read.
+    expect(choose(146_000, [409_000], 22, 1_900)).toBe('bitmaps');
+  });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept as bitmaps', () => {
@@ -548,6 +602,8 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
     expect(strict).toEqual({ ids: [], total: 0, capped: false, unheld: [fog] });
     // A word not dense cannot be read as bitmaps: forcing it fails instead of finding nothing.
     await expect(bitmaps.search('vicina stella', 0, 10, 'newest')).rejects.toThrow(/dense/);
+    const intersect = createSearchService(db(), 'postgres', { multiWordPath: 'intersect' });
+    await expect(intersect.search('cometa stella', 0, 10, 'newest')).rejects.toThrow(/dense/);
   });
 
   it('lets two writers of several blocks take turns instead of deadlocking', async () => {
@@ -611,6 +667,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
   it('fill the terms of the documents already indexed', async () => {
     const image = await uploadImage(t.app, writer, { title: 'Gabbiano reale' });
     await approveThroughApi(image.filename);
+    await migrate(publishedBoundsMigration.down);
     await migrate(termBlocksMigration.down);
     await migrate(approvedOnlyMigration.down);
     await migrate(searchTermsMigration.down);
@@ -620,6 +677,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
     await migrate(searchTermsMigration.up);
     await migrate(approvedOnlyMigration.up);
     await migrate(termBlocksMigration.up);
+    await migrate(publishedBoundsMigration.up);
     // A word made dense again is filled from the terms the migrations kept.
     const [gull = ''] = stems('gabbiano');
     expect(await createSearchRepository(db(), 'postgres').makeDense(gull)).toBe(true);
@@ -628,6 +686,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
   });
 
   it('drop the terms of images that are not approved, and keep them so', async () => {
+    await migrate(publishedBoundsMigration.down);
     await migrate(termBlocksMigration.down);
     await migrate(approvedOnlyMigration.down);
     // Before the migration a document's terms were written whatever its image's status.
@@ -642,6 +701,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('search_terms migrat
     expect((await held()).length).toBeGreaterThan(0);
     await migrate(approvedOnlyMigration.up);
     await migrate(termBlocksMigration.up);
+    await migrate(publishedBoundsMigration.up);
     expect(await held()).toEqual([]);
     await expectTermsInStep();
   });

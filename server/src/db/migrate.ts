@@ -12,6 +12,7 @@ import * as fullCaseKeys from './migrations/2026-11-27T2200-full-case-keys.js';
 import * as interactionsByImage from './migrations/2026-11-28T0100-interactions-by-image.js';
 import * as unicodeLower from './migrations/2026-11-28T1500-unicode-lower.js';
 import * as searchTermBlocks from './migrations/2026-11-29T0900-search-term-blocks.js';
+import * as searchPublishedBounds from './migrations/2026-12-01T2100-search-published-bounds.js';
 import type { Database } from './tables.js';
 
 /*
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28T0100-interactions-by-image': interactionsByImage,
   '2026-11-28T1500-unicode-lower': unicodeLower,
   '2026-11-29T0900-search-term-blocks': searchTermBlocks,
+  '2026-12-01T2100-search-published-bounds': searchPublishedBounds,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

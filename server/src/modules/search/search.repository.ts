@@ -177,6 +177,12 @@ export const TERM_BLOCK = 8192;
 const BLOCK_COST = 1;
 
 /**
+ * PostgreSQL: what a statement of its own costs, in lookups: the intersect path sends the ids it
+ * found back in a second statement (a round trip and its planning, about 0.3 ms).
+ */
+const STATEMENT_COST = 150;
+
+/**
  * PostgreSQL: a word is made dense (kept as bitmaps too) when this many approved images hold
  * it, and at least one in DENSE_SHARE of the ids up to the newest: about 80 images or more a
  * block of TERM_BLOCK ids, where its 1 KB bitmap costs no more than its btree entries. Below, a
@@ -195,12 +201,14 @@ export interface DenseBar {
  * How a multi-word search reads its candidates on PostgreSQL: `lookups` (the rarest word's
  * images, newest first, each looked up under the other words), `documents` (the GIN index of
  * the documents intersects every word's list), `merge` (every word's list read backwards
- * from search_terms, merged by the planner) or `bitmaps` (the rarest word's images read
+ * from search_terms, merged by the planner), `bitmaps` (the rarest word's images read
  * backwards a block of ids at a time, each tested against the other words' bitmaps of that
- * block; only when every other word is dense). Chosen per query by default (choosePath); tests
- * and benchmarks force one. All four give the newest `cap` images holding every word.
+ * block; only when every other word is dense) or `intersect` (every word's bitmaps ANDed a
+ * block at a time, the ids read off the bits left; only when every word is dense). Chosen per
+ * query by default (choosePath); tests and benchmarks force one. All five give the newest
+ * `cap` images holding every word.
  */
-export const MULTI_WORD_PATHS = ['lookups', 'documents', 'merge', 'bitmaps'] as const;
+export const MULTI_WORD_PATHS = ['lookups', 'documents', 'merge', 'bitmaps', 'intersect'] as const;
 export type MultiWordPath = (typeof MULTI_WORD_PATHS)[number];
 
 /**
@@ -212,6 +220,15 @@ export interface SearchRepositoryOptions {
   candidateCap?: number;
   driveBelow?: number;
   multiWordPath?: MultiWordPath;
+}
+
+/** PostgreSQL: a block's images holding every term of a search, and their publication's bounds. */
+interface IntersectedBlock {
+  /** Highest first. */
+  ids: number[];
+  /** Seconds since 1970; -Infinity and Infinity when the block has no bounds. */
+  oldest: number;
+  newest: number;
 }
 
 /** What choosePath weighs: the words' frequencies and the sample of the driver's images. */
@@ -226,6 +243,10 @@ export interface PathEstimate {
   holding: number;
   /** Whether every other word is dense, so the bitmaps path can read them. */
   othersDense?: boolean;
+  /** Whether the driving word is dense too, so the intersect path can read them all. */
+  drivingDense?: boolean;
+  /** Newest first: the images up to the end of the page asked for (skip + limit). */
+  newestPage?: number;
 }
 
 /**
@@ -236,8 +257,9 @@ export interface PathEstimate {
  * intersects the posting lists; the merge reads every list over the ids where cap matches lie,
  * cap / (s · the driver's density) of them. The merge is weighed only when every word is held
  * by `driveBelow` images or more: below, the lookups are bounded by the driver's count, and
- * the planner's merge of a rare word with a common one read the common one whole. Exported
- * for its unit test.
+ * the planner's merge of a rare word with a common one read the common one whole. The bitmaps
+ * are weighed when every word but the driver is dense; the intersect path when every word is
+ * and the page is asked newest first. Exported for its unit test.
  */
 export function choosePath(plan: PathEstimate, cap: number, driveBelow: number): MultiWordPath {
   const { images, others, newest, sampled, holding } = plan;
@@ -256,6 +278,19 @@ export function choosePath(plan: PathEstimate, cap: number, driveBelow: number):
       'bitmaps',
       driven * ENTRY_COST + Math.max(1, blocks) * BLOCK_COST * (1 + others.length),
     ]);
+  }
+  if (
+    plan.othersDense === true &&
+    plan.drivingDense === true &&
+    plan.newestPage !== undefined &&
+    newest > 0
+  ) {
+    // Every block's rows ANDed, then the publication times of the blocks that reach the page:
+    // the page's images and about a block's more (intersectedBlocks, newestIntersected).
+    // Ranking needs every candidate's time and document, which the other paths read as cheaply.
+    const blocks = Math.max(1, newest / TERM_BLOCK);
+    const lookups = Math.min(cap, images * share, plan.newestPage + (images * share) / blocks);
+    costs.push(['intersect', STATEMENT_COST + blocks * BLOCK_COST * (1 + others.length) + lookups]);
   }
   if (images >= driveBelow && newest > 0) {
     const density = images / newest;
@@ -302,6 +337,7 @@ export function createSearchRepository(
     withScore: boolean,
     plan: TermPlan,
     path: MultiWordPath,
+    intersected: readonly number[],
   ): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`${tsqueryText(query)}::tsquery`;
@@ -314,7 +350,7 @@ export function createSearchRepository(
         : sql`0`;
       if (path !== 'documents') {
         // Only the candidates' documents are read, and only to rank them.
-        const candidates = newestWithEvery(plan.terms, path);
+        const candidates = newestWithEvery(plan.terms, path, intersected);
         return withScore
           ? sql<Hit>`(
               SELECT c.id, ${score} AS score, c.published_at
@@ -440,7 +476,7 @@ export function createSearchRepository(
   }
 
   /** PostgreSQL: how a whole-word search reads its candidates. */
-  function multiWordPath(plan: TermPlan): MultiWordPath {
+  function multiWordPath(plan: TermPlan, query: SearchQuery): MultiWordPath {
     const [rarest, ...others] = plan.terms;
     if (rarest === undefined || others.length === 0) return 'lookups';
     const othersDense = others.every(({ dense }) => dense);
@@ -448,6 +484,9 @@ export function createSearchRepository(
       // Forced by a test or a benchmark: a word without bitmaps would read as held by nothing.
       if (options.multiWordPath === 'bitmaps' && !othersDense) {
         throw new Error('the bitmaps path needs every word but the rarest made dense');
+      }
+      if (options.multiWordPath === 'intersect' && !(othersDense && rarest.dense)) {
+        throw new Error('the intersect path needs every word made dense');
       }
       return options.multiWordPath;
     }
@@ -458,6 +497,8 @@ export function createSearchRepository(
       sampled: plan.sampled,
       holding: plan.holding,
       othersDense,
+      drivingDense: rarest.dense,
+      ...(query.order === 'newest' ? { newestPage: query.skip + query.limit } : {}),
     };
     return choosePath(estimate, cap, driveBelow);
   }
@@ -478,8 +519,22 @@ export function createSearchRepository(
   function newestWithEvery(
     terms: readonly TermCount[],
     path: Exclude<MultiWordPath, 'documents'>,
+    intersected: readonly number[],
   ): RawBuilder<{ id: number; published_at: string | null }> {
     const [first = { term: '' }, ...others] = terms;
+    if (path === 'intersect') {
+      // The images are known (intersectedBlocks): their publication times are looked up under
+      // the first term, as newestIntersected does.
+      return sql<{ id: number; published_at: string | null }>`(
+        SELECT held.id_image AS id, held.published_at
+        FROM unnest(${intersected}::int[]) AS wanted (id)
+        CROSS JOIN LATERAL (
+          SELECT id_image, published_at FROM search_terms
+          WHERE search_terms.term = ${first.term} AND search_terms.id_image = wanted.id
+          LIMIT 1
+        ) AS held
+      )`;
+    }
     if (path === 'lookups') {
       // Below the oldest image of any other term nothing can match: the walk stops there. The
       // choice trusts the density of each word's newest images, and a word that only lately
@@ -539,6 +594,101 @@ export function createSearchRepository(
       ORDER BY t0.id_image DESC
       LIMIT ${cap}
     )`;
+  }
+
+  /**
+   * PostgreSQL, every term dense: the newest `cap` images holding them all, by block, newest
+   * first. Each block's rows of the terms are ANDed, newest block first, and the blocks are sent
+   * until they hold `cap` images, with the bounds of their images' publication times (migration
+   * 2026-12-01T2100-search-published-bounds; a block without bounds could hold any time). The
+   * ids are read off the bits here, where reading 2,000 positions off a bit string took 6.5 ms
+   * in PL/pgSQL (docs/PERFORMANCE.md, "Two common words: bitmaps of id blocks"). A bit string
+   * is sent as its binary form (bit_send: its length, then the bits, the first in the first
+   * byte's high bit), 1 KB a block.
+   */
+  async function intersectedBlocks(terms: readonly TermCount[]): Promise<IntersectedBlock[]> {
+    const [first = { term: '' }, ...others] = terms;
+    const joins = others.map(({ term }, index) => {
+      const alias = sql.raw(`b${String(index + 1)}`);
+      return sql`JOIN search_term_blocks ${alias} ON ${alias}.term = ${term} AND ${alias}.block = b0.block`;
+    });
+    const anded = sql.join(
+      [first, ...others].map((_, index) => sql.raw(`b${String(index)}.bits`)),
+      sql` & `,
+    );
+    const result = await sql<{ block: number; bits: Buffer; oldest: number; newest: number }>`
+      SELECT running.block, substring(bit_send(running.anded) FROM 5) AS bits,
+        coalesce(extract(epoch FROM bounds.oldest)::float8, '-infinity') AS oldest,
+        coalesce(extract(epoch FROM bounds.newest)::float8, 'infinity') AS newest
+      FROM (
+        SELECT block, anded, held,
+          sum(held) OVER (ORDER BY block DESC ROWS UNBOUNDED PRECEDING) - held AS before
+        FROM (
+          SELECT block, anded, bit_count(anded) AS held
+          FROM (
+            SELECT b0.block, ${anded} AS anded
+            FROM search_term_blocks b0 ${sql.join(joins, sql` `)}
+            WHERE b0.term = ${first.term}
+          ) AS blocks
+        ) AS counted
+        WHERE held > 0
+      ) AS running
+      LEFT JOIN search_published_bounds AS bounds USING (block)
+      WHERE running.before < ${cap}
+      ORDER BY running.block DESC
+    `.execute(db);
+    let found = 0;
+    return result.rows.map(({ block, bits, oldest, newest }) => {
+      const ids: number[] = [];
+      const base = block * TERM_BLOCK;
+      for (let byte = bits.length - 1; byte >= 0 && found < cap; byte -= 1) {
+        const value = bits[byte] ?? 0;
+        if (value === 0) continue;
+        for (let bit = 7; bit >= 0 && found < cap; bit -= 1) {
+          if ((value & (0x80 >> bit)) !== 0) {
+            ids.push(base + byte * 8 + bit);
+            found += 1;
+          }
+        }
+      }
+      return { ids, oldest, newest };
+    });
+  }
+
+  /**
+   * PostgreSQL: a page of `intersectedBlocks`' images, newest first, from the publication times
+   * of the blocks that can reach it only. Take the blocks whose bounds end latest until they
+   * hold skip + limit images: the page's last image was published no earlier than the earliest
+   * of their bounds' starts, so a block whose bounds end before that holds none of the page.
+   * Each candidate's time is looked up under the first term (LIMIT 1 keeps the planner from
+   * joining the term's whole list instead, 15 ms for `amiciz`).
+   */
+  async function newestIntersected(
+    term: string,
+    blocks: readonly IntersectedBlock[],
+    query: SearchQuery,
+  ): Promise<number[]> {
+    const byNewest = [...blocks].sort((a, b) => b.newest - a.newest);
+    let held = 0;
+    let earliest = Infinity;
+    for (const block of byNewest) {
+      if (held >= query.skip + query.limit) break;
+      held += block.ids.length;
+      earliest = Math.min(earliest, block.oldest);
+    }
+    const reaching = blocks.filter((block) => block.newest >= earliest);
+    const result = await sql<{ id: number }>`
+      SELECT held.id_image AS id
+      FROM unnest(${reaching.flatMap((block) => block.ids)}::int[]) AS wanted (id)
+      CROSS JOIN LATERAL (
+        SELECT id_image, published_at FROM search_terms
+        WHERE search_terms.term = ${term} AND search_terms.id_image = wanted.id
+        LIMIT 1
+      ) AS held
+      ORDER BY held.published_at DESC NULLS LAST, held.id_image DESC
+      LIMIT ${query.limit} OFFSET ${query.skip}
+    `.execute(db);
+    return result.rows.map((row) => row.id);
   }
 
   /**
@@ -720,11 +870,22 @@ export function createSearchRepository(
       if (unheld.length > 0) {
         return { ids: [], total: 0, capped: false, unheld: unheld.map(({ term }) => term) };
       }
-      const path = postgres && !query.prefixLast ? multiWordPath(plan) : 'documents';
+      const path = postgres && !query.prefixLast ? multiWordPath(plan, query) : 'documents';
+      let intersected: number[] = [];
+      if (path === 'intersect') {
+        const blocks = await intersectedBlocks(plan.terms);
+        intersected = blocks.flatMap((block) => block.ids);
+        const total = intersected.length;
+        if (total === 0) return { ids: [], total, capped: false };
+        if (query.order === 'newest') {
+          const ids = await newestIntersected(plan.terms[0]?.term ?? '', blocks, query);
+          return { ids, total, capped: total >= cap };
+        }
+      }
       // Materialized: the candidates are read once, then ordered and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
-        () => hits(query, query.order === 'relevance', plan, path),
+        () => hits(query, query.order === 'relevance', plan, path, intersected),
       );
       if (path !== 'documents') {
         // PostgreSQL, read from search_terms, which holds approved images only with their publication
