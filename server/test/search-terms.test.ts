@@ -532,6 +532,9 @@ describe('several words read by lookups, through the documents or by merging', (
     expect(choose(89_000, [146_000], 1, 120)).toBe('intersect');
     // Ranked, every candidate's time and document is read whatever the path.
     expect(choose(89_000, [146_000], 1)).toBe('documents');
+    // sempre silenzio: the bitmaps read 6,000 of silenzio's images as fast as every block is
+    // ANDed and sent.
+    expect(choose(10_200, [409_000], 21, 120)).toBe('bitmaps');
     // amore sempre: 2,000 of them within five blocks, which the bitmaps read alone.
     expect(choose(146_000, [409_000], 22, 120)).toBe('bitmaps');
     // A deep page: its images' times are looked up, many more than the bitmaps read.

@@ -177,10 +177,13 @@ export const TERM_BLOCK = 8192;
 const BLOCK_COST = 1;
 
 /**
- * PostgreSQL: what a statement of its own costs, in lookups: the intersect path sends the ids it
- * found back in a second statement (a round trip and its planning, about 0.3 ms).
+ * PostgreSQL: what the intersect path costs besides its blocks' rows and its lookups, in
+ * lookups: the ANDed bits sent (1 KB a block, up to 120 KB at 1M images) and read in the process,
+ * and a second statement for the times. Measured at 1M images (docs/PERFORMANCE.md, "Common
+ * words ANDed"), the path took 6–9 ms whatever the words; `sempre silenzio`, which the bitmaps
+ * read as fast, went from 8.3–10.0 to 12.1–13.5 ms at the 95th percentile by it.
  */
-const STATEMENT_COST = 150;
+const INTERSECT_COST = 500;
 
 /**
  * PostgreSQL: a word is made dense (kept as bitmaps too) when this many approved images hold
@@ -220,15 +223,6 @@ export interface SearchRepositoryOptions {
   candidateCap?: number;
   driveBelow?: number;
   multiWordPath?: MultiWordPath;
-}
-
-/** PostgreSQL: a block's images holding every term of a search, and their publication's bounds. */
-interface IntersectedBlock {
-  /** Highest first. */
-  ids: number[];
-  /** Seconds since 1970; -Infinity and Infinity when the block has no bounds. */
-  oldest: number;
-  newest: number;
 }
 
 /** What choosePath weighs: the words' frequencies and the sample of the driver's images. */
@@ -286,11 +280,11 @@ export function choosePath(plan: PathEstimate, cap: number, driveBelow: number):
     newest > 0
   ) {
     // Every block's rows ANDed, then the publication times of the blocks that reach the page:
-    // the page's images and about a block's more (intersectedBlocks, newestIntersected).
+    // the page's images and about a block's more (intersected, newestOf).
     // Ranking needs every candidate's time and document, which the other paths read as cheaply.
     const blocks = Math.max(1, newest / TERM_BLOCK);
     const lookups = Math.min(cap, images * share, plan.newestPage + (images * share) / blocks);
-    costs.push(['intersect', STATEMENT_COST + blocks * BLOCK_COST * (1 + others.length) + lookups]);
+    costs.push(['intersect', INTERSECT_COST + blocks * BLOCK_COST * (1 + others.length) + lookups]);
   }
   if (images >= driveBelow && newest > 0) {
     const density = images / newest;
@@ -523,8 +517,8 @@ export function createSearchRepository(
   ): RawBuilder<{ id: number; published_at: string | null }> {
     const [first = { term: '' }, ...others] = terms;
     if (path === 'intersect') {
-      // The images are known (intersectedBlocks): their publication times are looked up under
-      // the first term, as newestIntersected does.
+      // The images are known (intersected): their publication times are looked up under the
+      // first term, as newestOf does.
       return sql<{ id: number; published_at: string | null }>`(
         SELECT held.id_image AS id, held.published_at
         FROM unnest(${intersected}::int[]) AS wanted (id)
@@ -597,16 +591,22 @@ export function createSearchRepository(
   }
 
   /**
-   * PostgreSQL, every term dense: the newest `cap` images holding them all, by block, newest
-   * first. Each block's rows of the terms are ANDed, newest block first, and the blocks are sent
-   * until they hold `cap` images, with the bounds of their images' publication times (migration
-   * 2026-12-01T2100-search-published-bounds; a block without bounds could hold any time). The
-   * ids are read off the bits here, where reading 2,000 positions off a bit string took 6.5 ms
-   * in PL/pgSQL (docs/PERFORMANCE.md, "Two common words: bitmaps of id blocks"). A bit string
-   * is sent as its binary form (bit_send: its length, then the bits, the first in the first
-   * byte's high bit), 1 KB a block.
+   * PostgreSQL, every term dense: how many of the newest `cap` images hold every term, and the
+   * ids of those that can be among the first `reach` of them newest first. Each block's rows of
+   * the terms are ANDed; the blocks, newest first, until they hold `cap` images, are the
+   * candidates. Then the blocks whose bounds of publication (migration
+   * 2026-12-01T2100-search-published-bounds; a block without bounds could hold any time) end
+   * latest, until they hold `reach` candidates: the `reach`th image newest first was published
+   * no earlier than the earliest of their bounds' starts, so a block whose bounds end before
+   * that holds none of those images, and only the others' bits are sent. The ids are read off
+   * the bits here, where reading 2,000 positions off a bit string took 6.5 ms in PL/pgSQL
+   * (docs/PERFORMANCE.md, "Two common words: bitmaps of id blocks"). A bit string is sent as its
+   * binary form (bit_send: its length, then the bits, the first in the first byte's high bit).
    */
-  async function intersectedBlocks(terms: readonly TermCount[]): Promise<IntersectedBlock[]> {
+  async function intersected(
+    terms: readonly TermCount[],
+    reach: number,
+  ): Promise<{ total: number; ids: number[] }> {
     const [first = { term: '' }, ...others] = terms;
     const joins = others.map(({ term }, index) => {
       const alias = sql.raw(`b${String(index + 1)}`);
@@ -616,70 +616,68 @@ export function createSearchRepository(
       [first, ...others].map((_, index) => sql.raw(`b${String(index)}.bits`)),
       sql` & `,
     );
-    const result = await sql<{ block: number; bits: Buffer; oldest: number; newest: number }>`
-      SELECT running.block, substring(bit_send(running.anded) FROM 5) AS bits,
-        coalesce(extract(epoch FROM bounds.oldest)::float8, '-infinity') AS oldest,
-        coalesce(extract(epoch FROM bounds.newest)::float8, 'infinity') AS newest
-      FROM (
-        SELECT block, anded, held,
-          sum(held) OVER (ORDER BY block DESC ROWS UNBOUNDED PRECEDING) - held AS before
+    const result = await sql<{ block: number; before: number; bits: Buffer; total: number }>`
+      WITH counted AS (
+        SELECT block, bits, bit_count(bits) AS held
         FROM (
-          SELECT block, anded, bit_count(anded) AS held
-          FROM (
-            SELECT b0.block, ${anded} AS anded
-            FROM search_term_blocks b0 ${sql.join(joins, sql` `)}
-            WHERE b0.term = ${first.term}
-          ) AS blocks
-        ) AS counted
+          SELECT b0.block, ${anded} AS bits
+          FROM search_term_blocks b0 ${sql.join(joins, sql` `)}
+          WHERE b0.term = ${first.term}
+        ) AS blocks
+      ),
+      by_id AS (
+        SELECT block, bits, held,
+          sum(held) OVER (ORDER BY block DESC ROWS UNBOUNDED PRECEDING) - held AS before
+        FROM counted
         WHERE held > 0
-      ) AS running
-      LEFT JOIN search_published_bounds AS bounds USING (block)
-      WHERE running.before < ${cap}
-      ORDER BY running.block DESC
+      ),
+      candidates AS MATERIALIZED (
+        SELECT by_id.block, by_id.bits, by_id.before,
+          least(by_id.held, ${cap} - by_id.before) AS taken,
+          coalesce(bounds.oldest, '-infinity') AS oldest,
+          coalesce(bounds.newest, 'infinity') AS newest
+        FROM by_id LEFT JOIN search_published_bounds AS bounds USING (block)
+        WHERE by_id.before < ${cap}
+      ),
+      by_time AS (
+        SELECT oldest,
+          sum(taken) OVER (ORDER BY newest DESC, block DESC ROWS UNBOUNDED PRECEDING) - taken
+            AS earlier
+        FROM candidates
+      )
+      SELECT block, before::int, substring(bit_send(bits) FROM 5) AS bits,
+        (SELECT sum(taken) FROM candidates)::int AS total
+      FROM candidates
+      WHERE newest >= (SELECT min(oldest) FROM by_time WHERE earlier < ${reach})
+      ORDER BY block DESC
     `.execute(db);
-    let found = 0;
-    return result.rows.map(({ block, bits, oldest, newest }) => {
-      const ids: number[] = [];
+    const ids: number[] = [];
+    for (const { block, before, bits } of result.rows) {
       const base = block * TERM_BLOCK;
-      for (let byte = bits.length - 1; byte >= 0 && found < cap; byte -= 1) {
+      let left = cap - before;
+      for (let byte = bits.length - 1; byte >= 0 && left > 0; byte -= 1) {
         const value = bits[byte] ?? 0;
         if (value === 0) continue;
-        for (let bit = 7; bit >= 0 && found < cap; bit -= 1) {
+        for (let bit = 7; bit >= 0 && left > 0; bit -= 1) {
           if ((value & (0x80 >> bit)) !== 0) {
             ids.push(base + byte * 8 + bit);
-            found += 1;
+            left -= 1;
           }
         }
       }
-      return { ids, oldest, newest };
-    });
+    }
+    return { total: result.rows[0]?.total ?? 0, ids };
   }
 
   /**
-   * PostgreSQL: a page of `intersectedBlocks`' images, newest first, from the publication times
-   * of the blocks that can reach it only. Take the blocks whose bounds end latest until they
-   * hold skip + limit images: the page's last image was published no earlier than the earliest
-   * of their bounds' starts, so a block whose bounds end before that holds none of the page.
-   * Each candidate's time is looked up under the first term (LIMIT 1 keeps the planner from
-   * joining the term's whole list instead, 15 ms for `amiciz`).
+   * PostgreSQL: a page of the given images newest first, each one's publication time looked up
+   * under the first term (LIMIT 1 keeps the planner from joining the term's whole list instead,
+   * 15 ms for `amiciz` at 1M images).
    */
-  async function newestIntersected(
-    term: string,
-    blocks: readonly IntersectedBlock[],
-    query: SearchQuery,
-  ): Promise<number[]> {
-    const byNewest = [...blocks].sort((a, b) => b.newest - a.newest);
-    let held = 0;
-    let earliest = Infinity;
-    for (const block of byNewest) {
-      if (held >= query.skip + query.limit) break;
-      held += block.ids.length;
-      earliest = Math.min(earliest, block.oldest);
-    }
-    const reaching = blocks.filter((block) => block.newest >= earliest);
+  async function newestOf(term: string, ids: readonly number[], query: SearchQuery) {
     const result = await sql<{ id: number }>`
       SELECT held.id_image AS id
-      FROM unnest(${reaching.flatMap((block) => block.ids)}::int[]) AS wanted (id)
+      FROM unnest(${ids}::int[]) AS wanted (id)
       CROSS JOIN LATERAL (
         SELECT id_image, published_at FROM search_terms
         WHERE search_terms.term = ${term} AND search_terms.id_image = wanted.id
@@ -871,21 +869,22 @@ export function createSearchRepository(
         return { ids: [], total: 0, capped: false, unheld: unheld.map(({ term }) => term) };
       }
       const path = postgres && !query.prefixLast ? multiWordPath(plan, query) : 'documents';
-      let intersected: number[] = [];
+      let candidates: number[] = [];
       if (path === 'intersect') {
-        const blocks = await intersectedBlocks(plan.terms);
-        intersected = blocks.flatMap((block) => block.ids);
-        const total = intersected.length;
+        // Ranked, every candidate counts.
+        const reach = query.order === 'newest' ? query.skip + query.limit : cap;
+        const { total, ids } = await intersected(plan.terms, reach);
         if (total === 0) return { ids: [], total, capped: false };
         if (query.order === 'newest') {
-          const ids = await newestIntersected(plan.terms[0]?.term ?? '', blocks, query);
-          return { ids, total, capped: total >= cap };
+          const page = await newestOf(plan.terms[0]?.term ?? '', ids, query);
+          return { ids: page, total, capped: total >= cap };
         }
+        candidates = ids;
       }
       // Materialized: the candidates are read once, then ordered and counted.
       const withHits = db.with(
         (cte) => cte('hits').materialized(),
-        () => hits(query, query.order === 'relevance', plan, path, intersected),
+        () => hits(query, query.order === 'relevance', plan, path, candidates),
       );
       if (path !== 'documents') {
         // PostgreSQL, read from search_terms, which holds approved images only with their publication
