@@ -659,6 +659,61 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
   });
 });
 
+describe.runIf(process.env.TEST_DATABASE_URL !== undefined)("blocks' publication bounds", () => {
+  it('lets two writers widening several blocks take turns instead of deadlocking', async () => {
+    // Two approved images on each side of a block's end, with no dense word: each writer
+    // publishes one on each side anew, later than any time before, in opposite orders.
+    await sql`
+      SELECT setval(sequence, (nextval(sequence) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 3)
+      FROM pg_get_serial_sequence('images', 'id_image') AS sequence
+    `.execute(db());
+    const ids: number[] = [];
+    for (const title of ['Civetta uno', 'Civetta due', 'Civetta tre', 'Civetta quattro']) {
+      const image = await uploadImage(t.app, writer, { title });
+      await approveThroughApi(image.filename);
+      ids.push(image.id_image);
+    }
+    const [before1 = 0, before2 = 0, after1 = 0, after2 = 0] = ids;
+    expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
+    const publish = (trx: typeof db extends () => infer D ? D : never, id: number, hours: number) =>
+      sql`
+        UPDATE images SET published_at = now() + make_interval(hours => ${hours})
+        WHERE id_image = ${id}
+      `.execute(trx);
+
+    let firstWrote: () => void = () => undefined;
+    const wrote = new Promise<void>((resolve) => {
+      firstWrote = resolve;
+    });
+    const one = db()
+      .transaction()
+      .execute(async (trx) => {
+        await publish(trx, before1, 1);
+        firstWrote();
+        // The other writer starts meanwhile and widens (or waits to widen) its first block.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await publish(trx, after1, 3);
+      });
+    const two = wrote.then(() =>
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await publish(trx, after2, 2);
+          await publish(trx, before2, 4);
+        }),
+    );
+    await Promise.all([one, two]);
+    await expectTermsInStep();
+    const search = createSearchService(db(), 'postgres', { multiWordPath: 'lookups' });
+    expect((await search.search('civetta', 0, 4, 'newest')).ids).toEqual([
+      before2,
+      after1,
+      after2,
+      before1,
+    ]);
+  });
+});
+
 /** Runs one step of a migration in a transaction of its own, as Kysely's migrator does. */
 async function migrate(step: typeof approvedOnlyMigration.up): Promise<void> {
   await db()

@@ -12,8 +12,9 @@ import type { Executor } from './executor.js';
  * writer.
  *
  * A rule for every writer of search terms on PostgreSQL: the first write of a dense word's
- * terms takes one advisory lock shared by all such writers (migration
- * 2026-11-29T0900-search-term-blocks), held to the commit. Nothing another writer holds may
+ * terms, or of a publication time beyond its block's bounds (nearly every approval), takes one
+ * advisory lock shared by all such writers (migrations 2026-11-29T0900-search-term-blocks and
+ * 2026-12-01T2100-search-published-bounds), held to the commit. Nothing another writer holds may
  * be locked after that in the same transaction: take the images' document locks and rows, the
  * categories', tags' and vocabulary's rows first, and write the documents last, as the search
  * service and moderation do. A lock taken after the documents' writes can wait in a circle.

@@ -11,16 +11,18 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * and looking up all 2,000 took 11 ms at 1M images. Ids follow uploads, publication follows
  * moderation, so a block's images are published within days of each other and the blocks'
  * bounds barely overlap: the newest page needs the times of the few blocks whose bounds can
- * reach it (search.repository.ts, newestIntersected).
+ * reach it (search.repository.ts, `intersected` and `newestOf`).
  *
  * The bounds only ever widen: a statement trigger on `search_terms` widens a block's bounds to
  * each time inserted or updated there, and leaves them when terms are deleted, so they always
  * enclose (a block's image approved late, or published anew, makes that block's bounds wide for
  * good, which costs its lookups, never a wrong page). A time unknown (NULL) sorts last: it
- * counts as -infinity. Most writes publish an image within its block's bounds already, or in
- * the newest block, whose row they update; a write that widens takes the advisory lock of the
- * bitmaps' writers first (a transaction widening two blocks in one order and another in the
- * other would otherwise wait in a circle), after its check, which reads without locking.
+ * counts as -infinity. Rewrites of documents (edits, renames, the rebuild) keep their images'
+ * times, within the bounds: their check reads without locking and they go on. An approval's
+ * time is the latest so far, so nearly every approval widens its block: a write that widens
+ * takes the advisory lock of the bitmaps' writers first, whatever its words (a transaction
+ * widening two blocks in one order and another in the other would otherwise wait in a circle),
+ * and approvals take turns on it to their commits (db/locks.ts).
  *
  * Frozen: never edit a migration that has shipped; add a new one.
  */
@@ -40,13 +42,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       newest timestamptz NOT NULL
     )
   `.execute(db);
-  // From the approved images rather than search_terms (11.7M rows at 1M images): every image
-  // with terms is approved with its publication time, so these bounds enclose theirs.
+  // From the terms themselves, whatever their images' state now (2.7 s at 1M images, writers
+  // of terms waiting meanwhile): the bounds must enclose every time search_terms holds.
   await sql`
     INSERT INTO search_published_bounds (block, oldest, newest)
     SELECT id_image / 8192, min(coalesce(published_at, '-infinity')),
       max(coalesce(published_at, '-infinity'))
-    FROM images WHERE status = 'approved'
+    FROM search_terms
     GROUP BY 1
   `.execute(db);
   await sql`

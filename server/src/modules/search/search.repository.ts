@@ -178,10 +178,10 @@ const BLOCK_COST = 1;
 
 /**
  * PostgreSQL: what the intersect path costs besides its blocks' rows and its lookups, in
- * lookups: the ANDed bits sent (1 KB a block, up to 120 KB at 1M images) and read in the process,
- * and a second statement for the times. Measured at 1M images (docs/PERFORMANCE.md, "Common
- * words ANDed"), the path took 6–9 ms whatever the words; `sempre silenzio`, which the bitmaps
- * read as fast, went from 8.3–10.0 to 12.1–13.5 ms at the 95th percentile by it.
+ * lookups: the blocks' bits counted, ordered twice and sent (1 KB for each block that can reach
+ * the page) and read in the process, and a second statement for the times. Measured at 1M
+ * images (docs/PERFORMANCE.md, "Common words ANDed"), the path took 5–8 ms whatever the words,
+ * where the bitmaps read `sempre silenzio`, `sempre vento` and `amore sempre` as fast.
  */
 const INTERSECT_COST = 500;
 
@@ -308,6 +308,37 @@ function estimatedImages({ images, newest, spacing }: TermCount, driveBelow: num
   return Math.max(driveBelow, newest / spacing);
 }
 
+/**
+ * PostgreSQL: the joins of each term's row of search_term_blocks to the block of `b1`, aliased
+ * b{first}, b{first + 1}…
+ */
+function blockJoins(terms: readonly TermCount[], first: number): RawBuilder<unknown>[] {
+  return terms.map(({ term }, index) => {
+    const alias = sql.raw(`b${String(index + first)}`);
+    return sql`JOIN search_term_blocks ${alias} ON ${alias}.term = ${term} AND ${alias}.block = b1.block`;
+  });
+}
+
+/**
+ * PostgreSQL: the images of `ids` that hold `term`, each with its publication time, looked up
+ * one by one: LIMIT 1 keeps the planner from joining the term's whole list instead (15 ms for
+ * `amiciz` at 1M images, against about 1 µs a lookup).
+ */
+function timesOf(
+  term: string,
+  ids: readonly number[],
+): RawBuilder<{ id: number; published_at: string | null }> {
+  return sql<{ id: number; published_at: string | null }>`
+    SELECT held.id_image AS id, held.published_at
+    FROM unnest(${ids}::int[]) AS wanted (id)
+    CROSS JOIN LATERAL (
+      SELECT id_image, published_at FROM search_terms
+      WHERE search_terms.term = ${term} AND search_terms.id_image = wanted.id
+      LIMIT 1
+    ) AS held
+  `;
+}
+
 export type SearchRepository = ReturnType<typeof createSearchRepository>;
 
 /** Code-unit order: any one total order will do, as long as every writer uses it. */
@@ -331,7 +362,7 @@ export function createSearchRepository(
     withScore: boolean,
     plan: TermPlan,
     path: MultiWordPath,
-    intersected: readonly number[],
+    knownIds: readonly number[],
   ): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`${tsqueryText(query)}::tsquery`;
@@ -344,7 +375,7 @@ export function createSearchRepository(
         : sql`0`;
       if (path !== 'documents') {
         // Only the candidates' documents are read, and only to rank them.
-        const candidates = newestWithEvery(plan.terms, path, intersected);
+        const candidates = newestWithEvery(plan.terms, path, knownIds);
         return withScore
           ? sql<Hit>`(
               SELECT c.id, ${score} AS score, c.published_at
@@ -508,27 +539,16 @@ export function createSearchRepository(
    * joined and the planner merges them, stopping at the cap: cheaper when many images hold
    * every term (choosePath). By `bitmaps` the other terms' blocks are read newest first, and
    * in each the first term's ids are read backwards and tested against the blocks' bits: a
-   * descent a block instead of one an image.
+   * descent a block instead of one an image. By `intersect` the images are already known
+   * (`knownIds`, from intersected) and only their publication times are read.
    */
   function newestWithEvery(
     terms: readonly TermCount[],
     path: Exclude<MultiWordPath, 'documents'>,
-    intersected: readonly number[],
+    knownIds: readonly number[],
   ): RawBuilder<{ id: number; published_at: string | null }> {
     const [first = { term: '' }, ...others] = terms;
-    if (path === 'intersect') {
-      // The images are known (intersected): their publication times are looked up under the
-      // first term, as newestOf does.
-      return sql<{ id: number; published_at: string | null }>`(
-        SELECT held.id_image AS id, held.published_at
-        FROM unnest(${intersected}::int[]) AS wanted (id)
-        CROSS JOIN LATERAL (
-          SELECT id_image, published_at FROM search_terms
-          WHERE search_terms.term = ${first.term} AND search_terms.id_image = wanted.id
-          LIMIT 1
-        ) AS held
-      )`;
-    }
+    if (path === 'intersect') return sql`(${timesOf(first.term, knownIds)})`;
     if (path === 'lookups') {
       // Below the oldest image of any other term nothing can match: the walk stops there. The
       // choice trusts the density of each word's newest images, and a word that only lately
@@ -554,10 +574,7 @@ export function createSearchRepository(
       // are joined to it. The ids come out block by block, each block's newest first, so the
       // sort by (block, id) is done a block at a time and stops at the cap.
       const [second = { term: '' }, ...rest] = others;
-      const joins = rest.map(({ term }, index) => {
-        const alias = sql.raw(`b${String(index + 2)}`);
-        return sql`JOIN search_term_blocks ${alias} ON ${alias}.term = ${term} AND ${alias}.block = b1.block`;
-      });
+      const joins = blockJoins(rest, 2);
       const tests = others.map((_, index) => {
         const alias = sql.raw(`b${String(index + 1)}`);
         return sql`AND get_bit(${alias}.bits, t0.id_image % ${sql.lit(TERM_BLOCK)}) = 1`;
@@ -608,21 +625,18 @@ export function createSearchRepository(
     reach: number,
   ): Promise<{ total: number; ids: number[] }> {
     const [first = { term: '' }, ...others] = terms;
-    const joins = others.map(({ term }, index) => {
-      const alias = sql.raw(`b${String(index + 1)}`);
-      return sql`JOIN search_term_blocks ${alias} ON ${alias}.term = ${term} AND ${alias}.block = b0.block`;
-    });
+    const joins = blockJoins(others, 2);
     const anded = sql.join(
-      [first, ...others].map((_, index) => sql.raw(`b${String(index)}.bits`)),
+      [first, ...others].map((_, index) => sql.raw(`b${String(index + 1)}.bits`)),
       sql` & `,
     );
     const result = await sql<{ block: number; before: number; bits: Buffer; total: number }>`
       WITH counted AS (
         SELECT block, bits, bit_count(bits) AS held
         FROM (
-          SELECT b0.block, ${anded} AS bits
-          FROM search_term_blocks b0 ${sql.join(joins, sql` `)}
-          WHERE b0.term = ${first.term}
+          SELECT b1.block, ${anded} AS bits
+          FROM search_term_blocks b1 ${sql.join(joins, sql` `)}
+          WHERE b1.term = ${first.term}
         ) AS blocks
       ),
       by_id AS (
@@ -669,21 +683,11 @@ export function createSearchRepository(
     return { total: result.rows[0]?.total ?? 0, ids };
   }
 
-  /**
-   * PostgreSQL: a page of the given images newest first, each one's publication time looked up
-   * under the first term (LIMIT 1 keeps the planner from joining the term's whole list instead,
-   * 15 ms for `amiciz` at 1M images).
-   */
+  /** PostgreSQL: a page of the given images newest first (timesOf). */
   async function newestOf(term: string, ids: readonly number[], query: SearchQuery) {
     const result = await sql<{ id: number }>`
-      SELECT held.id_image AS id
-      FROM unnest(${ids}::int[]) AS wanted (id)
-      CROSS JOIN LATERAL (
-        SELECT id_image, published_at FROM search_terms
-        WHERE search_terms.term = ${term} AND search_terms.id_image = wanted.id
-        LIMIT 1
-      ) AS held
-      ORDER BY held.published_at DESC NULLS LAST, held.id_image DESC
+      SELECT id FROM (${timesOf(term, ids)}) AS held
+      ORDER BY published_at DESC NULLS LAST, id DESC
       LIMIT ${query.limit} OFFSET ${query.skip}
     `.execute(db);
     return result.rows.map((row) => row.id);
@@ -871,8 +875,10 @@ export function createSearchRepository(
       const path = postgres && !query.prefixLast ? multiWordPath(plan, query) : 'documents';
       let candidates: number[] = [];
       if (path === 'intersect') {
-        // Ranked, every candidate counts.
-        const reach = query.order === 'newest' ? query.skip + query.limit : cap;
+        // Ranked, every candidate counts. Two statements, each with a snapshot of its own: an
+        // image published anew or withdrawn as the first ends may be missed or still counted,
+        // as by a search answered a moment earlier (the public lists are kept for a second).
+        const reach = Math.max(1, query.order === 'newest' ? query.skip + query.limit : cap);
         const { total, ids } = await intersected(plan.terms, reach);
         if (total === 0) return { ids: [], total, capped: false };
         if (query.order === 'newest') {
