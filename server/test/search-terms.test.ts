@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as searchTermsMigration from '../src/db/migrations/2026-11-25T2100-search-terms.js';
 import * as approvedOnlyMigration from '../src/db/migrations/2026-11-27T0900-search-terms-approved.js';
 import * as termBlocksMigration from '../src/db/migrations/2026-11-29T0900-search-term-blocks.js';
 import * as publishedBoundsMigration from '../src/db/migrations/2026-12-01T2100-search-published-bounds.js';
+import type { Database } from '../src/db/tables.js';
 import {
   choosePath,
   createSearchRepository,
@@ -542,6 +543,53 @@ describe('several words read by lookups, through the documents or by merging', (
   });
 });
 
+/** Four approved images, two on each side of a block's end, titled `${word} uno`… */
+async function approvedAcrossABlockEnd(word: string): Promise<[number, number, number, number]> {
+  await sql`
+    SELECT setval(sequence, (nextval(sequence) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 3)
+    FROM pg_get_serial_sequence('images', 'id_image') AS sequence
+  `.execute(db());
+  const ids: number[] = [];
+  for (const count of ['uno', 'due', 'tre', 'quattro']) {
+    const image = await uploadImage(t.app, writer, { title: `${word} ${count}` });
+    await approveThroughApi(image.filename);
+    ids.push(image.id_image);
+  }
+  const [before1 = 0, before2 = 0, after1 = 0, after2 = 0] = ids;
+  expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
+  return [before1, before2, after1, after2];
+}
+
+type Step = (trx: Transaction<Database>) => Promise<unknown>;
+
+/**
+ * Two transactions of two steps each: the second starts once the first has taken its first
+ * step, and takes both of its own (or waits to) while the first waits 300 ms before its second.
+ */
+async function crossingWriters(one: readonly [Step, Step], two: readonly [Step, Step]) {
+  let firstWrote: () => void = () => undefined;
+  const wrote = new Promise<void>((resolve) => {
+    firstWrote = resolve;
+  });
+  const first = db()
+    .transaction()
+    .execute(async (trx) => {
+      await one[0](trx);
+      firstWrote();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await one[1](trx);
+    });
+  const second = wrote.then(() =>
+    db()
+      .transaction()
+      .execute(async (trx) => {
+        await two[0](trx);
+        await two[1](trx);
+      }),
+  );
+  await Promise.all([first, second]);
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept as bitmaps', () => {
   it('makes dense the words held by enough images, once, and keeps their bits', async () => {
     const titles = ['Cometa lontana', 'Cometa vicina', 'Cometa lontana', 'Stella lontana'];
@@ -612,46 +660,15 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('common words kept a
   it('lets two writers of several blocks take turns instead of deadlocking', async () => {
     // Two approved images on each side of a block's end: each writer rewrites the documents of
     // one on each side, in opposite orders, all holding a dense word.
-    await sql`
-      SELECT setval(pg_get_serial_sequence('images', 'id_image'),
-        (max(id_image) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 3)
-      FROM images
-    `.execute(db());
-    const ids: number[] = [];
-    for (const title of ['Lanterna uno', 'Lanterna due', 'Lanterna tre', 'Lanterna quattro']) {
-      const image = await uploadImage(t.app, writer, { title });
-      await approveThroughApi(image.filename);
-      ids.push(image.id_image);
-    }
-    const [before1 = 0, before2 = 0, after1 = 0, after2 = 0] = ids;
-    expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
+    const [before1, before2, after1, after2] = await approvedAcrossABlockEnd('Lanterna');
     const [lantern = ''] = stems('lanterna');
     await createSearchRepository(db(), 'postgres').makeDense(lantern);
-
-    let firstWrote: () => void = () => undefined;
-    const wrote = new Promise<void>((resolve) => {
-      firstWrote = resolve;
-    });
-    const one = db()
-      .transaction()
-      .execute(async (trx) => {
-        const repo = createSearchRepository(trx, 'postgres');
-        await repo.upsertImageDocument(before1, titleDocument('Lanterna rossa'));
-        firstWrote();
-        // The other writer starts meanwhile and writes (or waits to write) its first block.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await repo.upsertImageDocument(after1, titleDocument('Lanterna rossa'));
-      });
-    const two = wrote.then(() =>
-      db()
-        .transaction()
-        .execute(async (trx) => {
-          const repo = createSearchRepository(trx, 'postgres');
-          await repo.upsertImageDocument(after2, titleDocument('Lanterna verde'));
-          await repo.upsertImageDocument(before2, titleDocument('Lanterna verde'));
-        }),
+    const rewrite = (id: number, title: string) => (trx: Transaction<Database>) =>
+      createSearchRepository(trx, 'postgres').upsertImageDocument(id, titleDocument(title));
+    await crossingWriters(
+      [rewrite(before1, 'Lanterna rossa'), rewrite(after1, 'Lanterna rossa')],
+      [rewrite(after2, 'Lanterna verde'), rewrite(before2, 'Lanterna verde')],
     );
-    await Promise.all([one, two]);
     await expectTermsInStep();
     // The strict matches come first.
     expect((await found('lanterna rossa')).slice(0, 2)).toEqual([after1, before1]);
@@ -663,46 +680,16 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)("blocks' publication
   it('lets two writers widening several blocks take turns instead of deadlocking', async () => {
     // Two approved images on each side of a block's end, with no dense word: each writer
     // publishes one on each side anew, later than any time before, in opposite orders.
-    await sql`
-      SELECT setval(sequence, (nextval(sequence) / ${TERM_BLOCK} + 1) * ${TERM_BLOCK} - 3)
-      FROM pg_get_serial_sequence('images', 'id_image') AS sequence
-    `.execute(db());
-    const ids: number[] = [];
-    for (const title of ['Civetta uno', 'Civetta due', 'Civetta tre', 'Civetta quattro']) {
-      const image = await uploadImage(t.app, writer, { title });
-      await approveThroughApi(image.filename);
-      ids.push(image.id_image);
-    }
-    const [before1 = 0, before2 = 0, after1 = 0, after2 = 0] = ids;
-    expect(Math.floor(before2 / TERM_BLOCK) + 1).toBe(Math.floor(after1 / TERM_BLOCK));
-    const publish = (trx: typeof db extends () => infer D ? D : never, id: number, hours: number) =>
+    const [before1, before2, after1, after2] = await approvedAcrossABlockEnd('Civetta');
+    const publish = (id: number, hours: number) => (trx: Transaction<Database>) =>
       sql`
         UPDATE images SET published_at = now() + make_interval(hours => ${hours})
         WHERE id_image = ${id}
       `.execute(trx);
-
-    let firstWrote: () => void = () => undefined;
-    const wrote = new Promise<void>((resolve) => {
-      firstWrote = resolve;
-    });
-    const one = db()
-      .transaction()
-      .execute(async (trx) => {
-        await publish(trx, before1, 1);
-        firstWrote();
-        // The other writer starts meanwhile and widens (or waits to widen) its first block.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await publish(trx, after1, 3);
-      });
-    const two = wrote.then(() =>
-      db()
-        .transaction()
-        .execute(async (trx) => {
-          await publish(trx, after2, 2);
-          await publish(trx, before2, 4);
-        }),
+    await crossingWriters(
+      [publish(before1, 1), publish(after1, 3)],
+      [publish(after2, 2), publish(before2, 4)],
     );
-    await Promise.all([one, two]);
     await expectTermsInStep();
     const search = createSearchService(db(), 'postgres', { multiWordPath: 'lookups' });
     expect((await search.search('civetta', 0, 4, 'newest')).ids).toEqual([
