@@ -7,8 +7,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * "Common words ANDed, and the publication times they need").
  *
  * A search whose words are all dense finds its images by ANDing their bitmaps, without reading
- * any row of `search_terms`; what it still needs for 'newest' is each candidate's publication time,
- * and looking up all 2,000 took 11 ms at 1M images. Ids follow uploads, publication follows
+ * any row of `search_terms`; what it still needs for 'newest' is each candidate's publication
+ * time, and looking up all 2,000 took 11 ms at 1M images. Ids follow uploads, publication follows
  * moderation, so a block's images are published within days of each other and the blocks'
  * bounds barely overlap: the newest page needs the times of the few blocks whose bounds can
  * reach it (search.repository.ts, `intersected` and `newestOf`).
