@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageStatus } from '../src/db/tables.js';
 import { foldWord, isItalianWord } from '../src/jobs/image-analysis/words.js';
 import { HttpError } from '../src/lib/errors.js';
+import { Random } from '../src/demo/random.js';
+import { orderFallback, type FallbackList } from '../src/modules/search/search.fallback-order.js';
 import { createSearchRepository } from '../src/modules/search/search.repository.js';
 import { createSearchService, type SearchService } from '../src/modules/search/search.service.js';
 import {
@@ -945,4 +947,114 @@ describe('search fallback, pure parts', () => {
     expect(nearness('muori', 'muor', ['sempre', 'forza'])).toBe(4);
     expect(nearness('muori', 'muor', [])).toBe(4);
   });
+
+  it('orders the fallback as one sort of every candidate would', () => {
+    // Ids in lists as the statement gives them: highest first, at most once a list.
+    const list = (word: number, slips: number, ids: number[]): FallbackList => ({
+      word,
+      slips,
+      ids: [...new Set(ids)].sort((a, b) => b - a),
+    });
+    // 'sexpre parole': the slipped word's neighbour (slips 1) and the word itself, whose own
+    // spelling holds nothing; an image holding both whole is a strict match, left out.
+    const small = orderFallback(
+      [list(0, 0, []), list(0, 1, [9, 7, 5, 3]), list(1, 0, [8, 7, 4, 3, 2]), list(1, 1, [6])],
+      2,
+      1,
+      new Set([3]),
+    );
+    // Both words (7), then one word with no slip ('parole' whole), then one slip: the
+    // neighbour's images (held by 4) before 'parole''s neighbour's (word 1 is held by 6).
+    expect(small.ids).toEqual([7, 8, 4, 2, 9, 5, 6]);
+    expect(small.rank).toEqual([0, 1, 1, 1, 2, 2, 3]);
+    expect(small.matched).toEqual([3, 2, 2, 2, 1, 1, 2]);
+
+    for (let round = 0; round < 200; round += 1) {
+      const random = new Random(`fallback-order-${round}`);
+      const pick = (n: number) => Math.floor(random.next() * n);
+      const wordCount = 1 + pick(4);
+      const span = 20 + pick(200);
+      const lists: FallbackList[] = [];
+      for (let word = 0; word < wordCount; word += 1) {
+        // Two words held by as many images tie on rarity: their states interleave by id.
+        const size = round % 3 === 0 ? 15 : pick(span);
+        lists.push(
+          list(
+            word,
+            0,
+            Array.from({ length: size }, () => pick(span)),
+          ),
+        );
+        if (random.next() < 0.7) {
+          lists.push(
+            list(
+              word,
+              1,
+              Array.from({ length: pick(span) }, () => pick(span)),
+            ),
+          );
+        }
+      }
+      const needed = Math.ceil(wordCount / 2);
+      const exclude = new Set(Array.from({ length: pick(10) }, () => pick(span)));
+      const order = orderFallback(lists, wordCount, needed, exclude);
+      const expected = sortedOneByOne(lists, wordCount, needed, exclude);
+      expect(order.ids, `round ${round}`).toEqual(expected.map((m) => m.id));
+      expect(order.matched).toEqual(expected.map((m) => m.matched));
+      // Equal ranks exactly where the comparator finds two candidates equal before their ids.
+      for (let i = 1; i < expected.length; i += 1) {
+        const tie = rankOf(expected[i - 1]) === rankOf(expected[i]);
+        expect(order.rank[i] === order.rank[i - 1], `round ${round}, ${i}`).toBe(tie);
+      }
+    }
+    expect(() => orderFallback([], 13, 7, new Set())).toThrow(RangeError);
+  });
 });
+
+/** The fallback's order as it was written before search.fallback-order.ts: the reference. */
+function sortedOneByOne(
+  lists: readonly FallbackList[],
+  wordCount: number,
+  needed: number,
+  exclude: ReadonlySet<number>,
+) {
+  interface Candidate {
+    id: number;
+    matched: number;
+    words: number;
+    slips: number;
+    commonness: number;
+  }
+  const all = new Map<number, Candidate>();
+  const holding = new Array<number>(wordCount).fill(0);
+  for (const { word, slips, ids } of lists) {
+    for (const id of ids) {
+      const candidate = all.get(id) ?? { id, matched: 0, words: 0, slips: 0, commonness: 0 };
+      all.set(id, candidate);
+      if ((candidate.matched & (1 << word)) !== 0) continue;
+      candidate.matched |= 1 << word;
+      candidate.words += 1;
+      candidate.slips += slips;
+      holding[word] = (holding[word] ?? 0) + 1;
+    }
+  }
+  const ranked = [...all.values()].filter(
+    (c) => c.words >= needed && !exclude.has(c.id) && !(c.words === wordCount && c.slips === 0),
+  );
+  for (const candidate of ranked) {
+    for (let word = 0; word < wordCount; word += 1) {
+      if ((candidate.matched & (1 << word)) !== 0) {
+        candidate.commonness += Math.log(holding[word] ?? 0);
+      }
+    }
+  }
+  return ranked.sort(
+    (a, b) => b.words - a.words || a.slips - b.slips || a.commonness - b.commonness || b.id - a.id,
+  );
+}
+
+function rankOf(candidate: { words: number; slips: number; commonness: number } | undefined) {
+  return candidate === undefined
+    ? ''
+    : `${candidate.words} ${candidate.slips} ${candidate.commonness}`;
+}

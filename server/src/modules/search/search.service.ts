@@ -54,6 +54,7 @@ import type { Executor } from '../../db/executor.js';
 import { isLockTimeout } from '../../db/errors.js';
 import { holdImageDocuments } from '../../db/locks.js';
 import { badRequest } from '../../lib/errors.js';
+import { orderFallback } from './search.fallback-order.js';
 import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
   SEARCH_CANDIDATE_CAP,
@@ -295,7 +296,6 @@ export function createSearchService(
     exclude: ReadonlySet<number>,
   ): Promise<{ ids: number[]; capped: boolean }> {
     const needed = Math.ceil(words.length / 2);
-    const matches = new Map<number, Match>();
     // Every word's near terms from one vocabulary lookup: a term within a word's slips shares
     // one of that word's own keys, so the other words' keys add only terms neighboursOf drops.
     const keys = [...new Set(words.flatMap(({ word, stem }) => queryKeys(word, stem)))];
@@ -313,52 +313,26 @@ export function createSearchService(
       }
       return bySlips;
     });
+    const flat = lists.flatMap((bySlips, word) => bySlips.map(({ slips }) => ({ word, slips })));
     const hits = await repo.approvedWithAnyOf(lists.flat().map(({ terms }) => terms));
     const capped = hits.some((list) => list.length >= cap);
-    // A word found in fewer photos tells more about which one was meant: as bm25's inverse
-    // document frequency, of two photos holding one of 'milani odio' each, the one holding
-    // 'odio' (two photos) before the one holding 'milano' (five). The count stops at the cap.
-    const commonness: number[] = [];
-    let next = 0;
-    for (const [index, bySlips] of lists.entries()) {
-      const bit = 1 << index;
-      let holding = 0;
-      // Fewest slips first: an image in several of a word's lists counts with the first.
-      for (const { slips } of bySlips) {
-        for (const id of hits[next] ?? []) {
-          let match = matches.get(id);
-          if (match === undefined) {
-            match = { id, words: 0, slips: 0, commonness: 0, matched: 0, near: 0 };
-            matches.set(id, match);
-          } else if ((match.matched & bit) !== 0) {
-            continue;
-          }
-          match.matched |= bit;
-          match.words += 1;
-          match.slips += slips;
-          holding += 1;
-        }
-        next += 1;
-      }
-      commonness.push(Math.log(holding));
-    }
-    const ranked: Match[] = [];
-    for (const match of matches.values()) {
-      if (match.words < needed || exclude.has(match.id)) continue;
-      if (match.words === words.length && match.slips === 0) continue;
-      // Summed in the words' order, so equal sets of words give equal sums.
-      for (const [index, value] of commonness.entries()) {
-        if ((match.matched & (1 << index)) !== 0) match.commonness += value;
-      }
-      ranked.push(match);
-    }
-    ranked.sort((a, b) => byWordsSlipsRarity(a, b) || newest(a, b));
+    const order = orderFallback(
+      flat.map(({ word, slips }, index) => ({ word, slips, ids: hits[index] ?? [] })),
+      words.length,
+      needed,
+      exclude,
+    );
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
     // buoni' before another photo of Naples), instead of the newest. Only the first few, read
     // by primary key, so the cost stays bounded however many images match one word.
-    const top = ranked.slice(0, NEAR_RANKED);
-    const head = top.filter((match) => match.words < words.length);
+    const top = order.ids.slice(0, NEAR_RANKED).map((id, index) => ({
+      id,
+      rank: order.rank[index] ?? 0,
+      matched: order.matched[index] ?? 0,
+      near: 0,
+    }));
+    const head = top.filter(({ matched }) => matched !== (1 << words.length) - 1);
     if (head.length > 1) {
       const forms = new Map<number, string[]>();
       for (const row of await repo.readTexts(head.map((match) => match.id))) {
@@ -373,39 +347,10 @@ export function createSearchService(
         }
       }
     }
-    top.sort((a, b) => byWordsSlipsRarity(a, b) || a.near - b.near || newest(a, b));
-    const ids = [...top, ...ranked.slice(NEAR_RANKED)].map((match) => match.id);
+    top.sort((a, b) => a.rank - b.rank || a.near - b.near || b.id - a.id);
+    const ids = [...top.map((match) => match.id), ...order.ids.slice(NEAR_RANKED)];
     return { ids, capped };
   }
-}
-
-/** A fallback candidate: query words it holds, their slips, and how near it comes to the rest. */
-interface Match {
-  id: number;
-  words: number;
-  slips: number;
-  /** Summed log of how many photos hold each query word it holds (lower: rarer words). */
-  commonness: number;
-  /** The query words it holds, one bit each by their place in the query (at most 12). */
-  matched: number;
-  /** Summed nearness (search.fuzzy.ts) of the query words it lacks; 0 until measured. */
-  near: number;
-}
-
-/** The fallback's order before nearness: more words, fewer slips, rarer words. */
-function byWordsSlipsRarity(a: Match, b: Match): number {
-  return b.words - a.words || a.slips - b.slips || a.commonness - b.commonness;
-}
-
-/**
- * The most recently uploaded first (higher id): the order of equals in both search orders.
- * Not by publication as the strict matches are: the fallback ranks thousands of candidates,
- * and reading each one's publication cost more than the rest of the search at 1M images on
- * PostgreSQL (docs/PERFORMANCE.md, "Search's fallback without the images table"); photos are
- * approved in about the order they arrive, so the two orders seldom differ.
- */
-function newest(a: Match, b: Match): number {
-  return b.id - a.id;
 }
 
 /** The route validates skip and limit; this only keeps a direct caller's slip harmless. */
