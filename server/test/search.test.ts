@@ -1008,6 +1008,10 @@ describe('search fallback, pure parts', () => {
       }
     }
     expect(() => orderFallback([], 13, 7, new Set())).toThrow(RangeError);
+    // The merge reads each list once, highest id first: a list out of order is refused.
+    expect(() => orderFallback([{ word: 0, slips: 0, ids: [1, 2] }], 1, 1, new Set())).toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -3,13 +3,13 @@
  * the candidates of every word's lists, best first by more words matched, then fewer slips,
  * then rarer words matched, then the most recently uploaded (higher id).
  *
- * Why not an object per candidate and one sort with a comparator: a slip in a common word
- * brings its neighbour's whole list (the candidate cap), so a two-word fallback ranks about
- * 6,000 candidates at 1M images, and that sort alone cost ~2 ms a search in the process
- * (docs/PERFORMANCE.md, "Search's fallback: its order without a comparator"). Here a
- * candidate is one number in a Map (the words it holds, one bit each, and its slips); the
- * candidates fall into a few groups of equal rank (the words held and their slips fix it), and
- * only the groups are compared; within a group the ids are sorted as numbers, natively.
+ * Why not an object per candidate in a Map and one sort with a comparator, as before: a slip in
+ * a common word brings its neighbour's whole list (the candidate cap), so a two-word fallback
+ * ranks about 6,000 candidates at 1M images, and that took 2–3 ms of a ~16 ms search in the
+ * process (docs/PERFORMANCE.md, "Search's fallback: its order from its lists' own"). The lists
+ * come highest id first, so merging them meets every candidate once, in id order, with all the
+ * words it holds; the candidates fall into a few groups of equal rank (the words held and their
+ * slips fix it) and each group fills up already in id order. Only the groups are compared.
  *
  * The most recently uploaded (higher id) first among equals, in both search orders, not by
  * publication as the strict matches are: reading thousands of candidates' publication cost
@@ -23,13 +23,14 @@ const WORD_BITS = 12;
 const WORDS_MASK = (1 << WORD_BITS) - 1;
 /** A candidate's state is its words' bits, then its slips above them. */
 const SLIP_UNIT = 1 << WORD_BITS;
-/** A candidate packed with its state in one float: id × STATE_RANGE + state, exact below 2^53. */
-const STATE_RANGE = 1 << 16;
 
-/** The most query words the fallback ranks (a query's words beyond it are not searched). */
+/** The most query words the fallback ranks (search.text.ts gives a query at most as many). */
 export const MAX_FALLBACK_WORDS = WORD_BITS;
 
-/** One list the fallback read: a query word (its place) with this many slips, ids highest first. */
+/**
+ * One list the fallback read: a query word (its place) with this many slips, and the ids of
+ * the images holding it, highest first, each once (as approvedWithAnyOf gives them).
+ */
 export interface FallbackList {
   word: number;
   slips: number;
@@ -45,6 +46,16 @@ export interface FallbackOrder {
   ids: number[];
   rank: number[];
   matched: number[];
+}
+
+/** A group of candidates of one state, highest id first. */
+interface Group {
+  state: number;
+  words: number;
+  slips: number;
+  /** Summed log of how many photos hold each word held (lower: rarer words). */
+  commonness: number;
+  ids: number[];
 }
 
 /**
@@ -63,75 +74,89 @@ export function orderFallback(
   exclude: ReadonlySet<number>,
 ): FallbackOrder {
   if (wordCount > MAX_FALLBACK_WORDS) throw new RangeError('too many words for the fallback');
-  // Every word's most slips, summed, must fit above the words' bits.
-  const mostSlips = new Array<number>(wordCount).fill(0);
-  for (const { word, slips } of lists) mostSlips[word] = Math.max(mostSlips[word] ?? 0, slips);
-  if (mostSlips.reduce((a, b) => a + b, 0) * SLIP_UNIT + WORDS_MASK >= STATE_RANGE) {
-    throw new RangeError('too many slips for the fallback');
-  }
-  const states = new Map<number, number>();
   const holding = new Array<number>(wordCount).fill(0);
-  for (const { word, slips, ids } of lists) {
-    const bit = 1 << word;
-    const add = bit + slips * SLIP_UNIT;
-    for (const id of ids) {
-      const state = states.get(id);
-      if (state === undefined) states.set(id, add);
-      else if ((state & bit) === 0) states.set(id, state + add);
-      else continue;
-      holding[word] = (holding[word] ?? 0) + 1;
+  const byState = new Map<number, number[]>();
+  // Plain indexed loops: this runs once per candidate, and iterators allocate.
+  const heads = new Int32Array(lists.length);
+  for (;;) {
+    // The highest id at the head of any list is the next candidate, met in every list it is in.
+    let id = -1;
+    for (let index = 0; index < lists.length; index += 1) {
+      const ids = lists[index]?.ids ?? [];
+      const at = heads[index] ?? 0;
+      // Bounds checked first: a read past an array's end is V8's slow path.
+      if (at < ids.length && (ids[at] ?? -1) > id) id = ids[at] ?? -1;
     }
-  }
-  const commonness = holding.map((count) => Math.log(count));
-
-  // Each state's members, packed with their state; a state is a group of equal rank.
-  const members = new Map<number, number[]>();
-  for (const [id, state] of states) {
+    if (id < 0) break;
+    let state = 0;
+    for (let index = 0; index < lists.length; index += 1) {
+      const list = lists[index];
+      const at = heads[index] ?? 0;
+      if (list === undefined || at >= list.ids.length || list.ids[at] !== id) continue;
+      if (at + 1 < list.ids.length && (list.ids[at + 1] ?? id) >= id) {
+        throw new RangeError('a list is not highest id first');
+      }
+      heads[index] = at + 1;
+      const bit = 1 << list.word;
+      if ((state & bit) !== 0) continue;
+      state += bit + list.slips * SLIP_UNIT;
+      holding[list.word] = (holding[list.word] ?? 0) + 1;
+    }
     const words = popcount(state & WORDS_MASK);
     if (words < needed || exclude.has(id)) continue;
     if (words === wordCount && state < SLIP_UNIT) continue;
-    const list = members.get(state);
-    if (list === undefined) members.set(state, [id * STATE_RANGE + state]);
-    else list.push(id * STATE_RANGE + state);
+    const group = byState.get(state);
+    if (group === undefined) byState.set(state, [id]);
+    else group.push(id);
   }
-  const groups = [...members.keys()].map((state) => {
+
+  const commonness = holding.map((count) => Math.log(count));
+  const groups: Group[] = [...byState].map(([state, ids]) => {
     let sum = 0;
     for (let word = 0; word < wordCount; word += 1) {
       if ((state & (1 << word)) !== 0) sum += commonness[word] ?? 0;
     }
-    return { state, words: popcount(state & WORDS_MASK), slips: state >>> WORD_BITS, sum };
+    const words = popcount(state & WORDS_MASK);
+    return { state, words, slips: state >>> WORD_BITS, commonness: sum, ids };
   });
-  groups.sort((a, b) => b.words - a.words || a.slips - b.slips || a.sum - b.sum);
+  groups.sort((a, b) => b.words - a.words || a.slips - b.slips || a.commonness - b.commonness);
 
   const order: FallbackOrder = { ids: [], rank: [], matched: [] };
   let rank = -1;
   for (let start = 0; start < groups.length;) {
-    // States of equal rank (two words held by as many photos) interleave by id, as one group.
     const first = groups[start];
     if (first === undefined) break;
     let end = start + 1;
     while (end < groups.length && sameRank(first, groups[end])) end += 1;
-    const packed = Float64Array.from(
-      groups.slice(start, end).flatMap(({ state }) => members.get(state) ?? []),
-    ).sort();
     rank += 1;
-    for (let i = packed.length - 1; i >= 0; i -= 1) {
-      const value = packed[i] ?? 0;
-      const state = value % STATE_RANGE;
-      order.ids.push((value - state) / STATE_RANGE);
-      order.rank.push(rank);
-      order.matched.push(state & WORDS_MASK);
+    if (end - start === 1) {
+      const matched = first.state & WORDS_MASK;
+      for (const id of first.ids) {
+        order.ids.push(id);
+        order.rank.push(rank);
+        order.matched.push(matched);
+      }
+    } else {
+      // States of equal rank (two words held by as many photos) interleave by id: rare.
+      const members = groups
+        .slice(start, end)
+        .flatMap(({ state, ids }) => ids.map((id) => ({ id, matched: state & WORDS_MASK })))
+        .sort((a, b) => b.id - a.id);
+      for (const { id, matched } of members) {
+        order.ids.push(id);
+        order.rank.push(rank);
+        order.matched.push(matched);
+      }
     }
     start = end;
   }
   return order;
 }
 
-function sameRank(
-  a: { words: number; slips: number; sum: number },
-  b: { words: number; slips: number; sum: number } | undefined,
-): boolean {
-  return b !== undefined && a.words === b.words && a.slips === b.slips && a.sum === b.sum;
+function sameRank(a: Group, b: Group | undefined): boolean {
+  return (
+    b !== undefined && a.words === b.words && a.slips === b.slips && a.commonness === b.commonness
+  );
 }
 
 function popcount(bits: number): number {

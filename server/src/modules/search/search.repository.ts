@@ -994,10 +994,23 @@ export function createSearchRepository(
         if (terms.length === 0) return found;
         // One row per list, its ids as one comma-separated string: up to 2,000 ids a list
         // parsed as rows cost the driver about 2.5 ms a fallback search at 1M images, split
-        // from one string about a tenth of it.
+        // from one string about a tenth of it. A list of one term (most of them) is its index
+        // walk as it comes, with no sort; only a list of several terms is merged, sorted and
+        // cut. No ORDER BY inside string_agg: PostgreSQL 15 sorts an ordered aggregate's
+        // input again whatever its order, which was two thirds of this statement's time
+        // (docs/PERFORMANCE.md, "Search's fallback: its order from its lists' own"); the
+        // aggregate reads its sorted subquery in order, and newestFirst checks it.
         const result = await sql<{ list: number; ids: string | null }>`
-          SELECT lists.list, (
-            SELECT string_agg(hits.id::text, ',' ORDER BY hits.id DESC)
+          SELECT lists.list, CASE WHEN lists.terms = 1 THEN (
+            SELECT string_agg(newest.id::text, ',')
+            FROM (
+              SELECT id_image AS id FROM search_terms
+              WHERE search_terms.term = lists.first
+              ORDER BY id_image DESC
+              LIMIT ${cap}
+            ) AS newest
+          ) ELSE (
+            SELECT string_agg(hits.id::text, ',')
             FROM (
               SELECT DISTINCT newest.id
               FROM unnest(${listOf}::int[], ${terms}::text[]) AS wanted (list, term)
@@ -1011,11 +1024,15 @@ export function createSearchRepository(
               ORDER BY newest.id DESC
               LIMIT ${cap}
             ) AS hits
-          ) AS ids
-          FROM (SELECT DISTINCT list FROM unnest(${listOf}::int[]) AS listed (list)) AS lists
+          ) END AS ids
+          FROM (
+            SELECT list, count(*) AS terms, min(term) AS first
+            FROM unnest(${listOf}::int[], ${terms}::text[]) AS listed (list, term)
+            GROUP BY list
+          ) AS lists
         `.execute(db);
         for (const { list, ids } of result.rows) {
-          if (ids !== null) found[list] = ids.split(',').map(Number);
+          if (ids !== null) found[list] = newestFirst(ids.split(',').map(Number));
         }
         return found;
       }
@@ -1214,4 +1231,18 @@ export function tsvectorText(
 /** FTS5: any of the terms (OR), each quoted. */
 function fts5Any(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/**
+ * `ids` highest first and each once, as approvedWithAnyOf promises: its statement's order is
+ * the one PostgreSQL reads a sorted subquery in, which a different plan could change. Checking
+ * costs a pass; a list out of order is sorted, so a plan change costs time, never a wrong order.
+ */
+function newestFirst(ids: number[]): number[] {
+  for (let i = 1; i < ids.length; i += 1) {
+    if ((ids[i] ?? 0) >= (ids[i - 1] ?? 0)) {
+      return [...new Set(ids)].sort((a, b) => b - a);
+    }
+  }
+  return ids;
 }
