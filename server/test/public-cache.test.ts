@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_CACHE_TTL_MS } from '../src/plugins/public-cache.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
@@ -198,6 +199,73 @@ describe('public lists kept for anonymous visitors', () => {
     });
     expect(edit.statusCode).toBe(200);
     expect((await get(page)).json<{ titolo_img: string }>().titolo_img).toBe('Muro del faro');
+  });
+
+  it('sends kept lists compressed to a client that accepts it, the same JSON', async () => {
+    now += PUBLIC_CACHE_TTL_MS;
+    const ask = (url: string, encoding?: string, token?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          ...(encoding === undefined ? {} : { 'accept-encoding': encoding }),
+          ...(token === undefined ? {} : bearer(token)),
+        },
+      });
+    const plain = await ask('/api/images');
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toBe('accept-encoding');
+
+    const br = await ask('/api/images', 'gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('accept-encoding');
+    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(zlib.brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    // Compressed once and kept with the answer: the next client gets the same bytes.
+    expect((await ask('/api/images', 'br')).rawPayload.equals(br.rawPayload)).toBe(true);
+
+    const gzip = await ask('/api/images', 'br;q=0, gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).equals(plain.rawPayload)).toBe(true);
+    for (const refused of ['identity', 'br;q=0, gzip;q=0.0', 'compress']) {
+      const answer = await ask('/api/images', refused);
+      expect(answer.headers['content-encoding'], refused).toBeUndefined();
+      expect(answer.rawPayload.equals(plain.rawPayload), refused).toBe(true);
+    }
+
+    // A viewer with no reaction on the page gets the kept bytes, compressed; one with some gets
+    // their own answer as it is (different bytes for each viewer).
+    const erica = await createUser(t.app);
+    const hers = await ask('/api/images', 'br', erica.token);
+    expect(hers.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(hers.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const liked = await t.app.inject({
+      method: 'POST',
+      url: `/api/images/${shown}/interactions`,
+      headers: bearer(erica.token),
+      payload: { id_tipo_interazione: 1 },
+    });
+    expect(liked.json()).toEqual({ action: 'added' });
+    const withOwn = await ask('/api/images', 'br', erica.token);
+    expect(withOwn.headers['content-encoding']).toBeUndefined();
+    expect(ownOf(withOwn.json<Listed>(), shown)).toEqual([
+      { id_tipo_interazione: 1, id_utente: erica.id },
+    ]);
+
+    // A change through the API empties the compressed copies with the rest.
+    const image = await uploadImage(t.app, alice, { title: 'Muro del lungomare' });
+    await approve(t.app, image.id_image);
+    const after = await ask('/api/images', 'br');
+    expect(zlib.brotliDecompressSync(after.rawPayload).toString()).toContain('Muro del lungomare');
+
+    // An answer under a kilobyte goes as it is.
+    const small = await ask('/api/search?query=lungomare', 'br');
+    expect(small.rawPayload.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json<Listed>().images).toHaveLength(1);
   });
 
   it('keeps no refusal: a gallery that did not exist is served once it does', async () => {

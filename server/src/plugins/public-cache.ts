@@ -1,6 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from '../lib/clock.js';
+import {
+  acceptedEncoding,
+  COMPRESS_FROM_BYTES,
+  compressed,
+  type ContentEncoding,
+} from '../lib/content-encoding.js';
 import type { UserRow } from '../db/tables.js';
 
 /*
@@ -21,6 +27,15 @@ import type { UserRow } from '../db/tables.js';
  * PUBLIC_CACHE_TTL_MS old, while a viewer's own reactions never are), nor do logins and new
  * accounts, which change no public list. Changes made outside this process (a job
  * worker of its own) show within the same bound.
+ *
+ * Compression: a client that accepts brotli or gzip gets the kept answer compressed, made once
+ * per answer and encoding on libuv's threads and kept with it (a 120-image page: 90 KB, 12 KB
+ * in brotli), so a busy page costs one compression a TTL, not one a request. A logged-in
+ * viewer's answer with their own reactions written in is different bytes for each of them,
+ * and compressing it per request would cost more CPU than the whole rest of the answer
+ * (docs/PERFORMANCE.md, "Public lists sent compressed"): it goes as it is. Kept answers are
+ * public, the same for everybody, so compressing them reveals nothing (BREACH needs a secret
+ * and the attacker's input in one compressed answer; docs/SECURITY.md).
  */
 export const PUBLIC_CACHE_TTL_MS = 1000;
 // PUBLIC_CACHE_MS sets another time; 0 keeps nothing (requests arriving together still share
@@ -85,6 +100,11 @@ interface Answer {
   body: Buffer;
   /** Null for an answer that is not a list of images (or does not look as expected). */
   slots: Slots | null;
+  /**
+   * The body compressed, once asked for in each encoding. Not counted in MAX_BYTES: each is
+   * about a seventh of the body.
+   */
+  encoded: Map<ContentEncoding, Promise<Buffer>>;
 }
 
 const EMPTY_OWN = Buffer.from('"interactions":[]');
@@ -167,7 +187,7 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
         const body = Buffer.isBuffer(serialised)
           ? serialised
           : Buffer.from(typeof serialised === 'string' ? serialised : new Uint8Array(serialised));
-        const answer: Answer = { body, slots: findSlots(value, body) };
+        const answer: Answer = { body, slots: findSlots(value, body), encoded: new Map() };
         if (generation === started) keep(key, answer);
         return answer;
       })
@@ -176,6 +196,35 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
       });
     pending.set(key, computed);
     return computed;
+  }
+
+  /** The kept body, compressed when the client accepts it and the body is worth it. */
+  async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+    void reply.type(JSON_TYPE).header('vary', 'accept-encoding');
+    const encoding =
+      answer.body.length >= COMPRESS_FROM_BYTES
+        ? acceptedEncoding(request.headers['accept-encoding'])
+        : undefined;
+    if (encoding === undefined) {
+      void reply.send(answer.body);
+      return;
+    }
+    let body = answer.encoded.get(encoding);
+    if (body === undefined) {
+      body = compressed(answer.body, encoding);
+      answer.encoded.set(encoding, body);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await body;
+    } catch (error) {
+      // zlib refusing a buffer would be a bug of its own; the answer still goes, uncompressed.
+      answer.encoded.delete(encoding);
+      request.log.error({ err: error }, 'compressing a kept answer failed');
+      void reply.send(answer.body);
+      return;
+    }
+    void reply.header('content-encoding', encoding).send(bytes);
   }
 
   return {
@@ -187,7 +236,7 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
       }
       const shared = await anonymous(request.url, reply, () => compute(null));
       if (viewer === null || ownReactions === undefined) {
-        void reply.type(JSON_TYPE).send(shared.body);
+        await sendKept(request, reply, shared);
         return;
       }
       if (shared.slots === null) {
@@ -195,7 +244,14 @@ export function createPublicCache(clock: Clock, ttlMs = PUBLIC_CACHE_TTL_MS): Pu
         return;
       }
       const own = await ownReactions(shared.slots.ids, viewer);
-      void reply.type(JSON_TYPE).send(spliceOwn(shared.body, shared.slots, own));
+      if (own.size === 0) {
+        await sendKept(request, reply, shared);
+        return;
+      }
+      void reply
+        .type(JSON_TYPE)
+        .header('vary', 'accept-encoding')
+        .send(spliceOwn(shared.body, shared.slots, own));
     },
     clear() {
       generation += 1;

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { acceptedEncoding, COMPRESS_FROM_BYTES, compressNow } from '../lib/content-encoding.js';
 import { MESSAGES } from '../lib/errors.js';
 import {
   firstScreen,
@@ -64,18 +64,8 @@ export const webAppPlugin = fp(
           // data become about 9, which a phone on slow 4G receives before its first paint.
           const encoding = acceptedEncoding(request.headers['accept-encoding']);
           reply.header('vary', 'accept-encoding');
-          if (encoding === undefined || html.length < 1024) return reply.send(html);
-          return reply.header('content-encoding', encoding).send(
-            encoding === 'br'
-              ? zlib.brotliCompressSync(html, {
-                  // Quality 5: a third of the bytes of the plain page in about a millisecond.
-                  params: {
-                    [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-                    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length,
-                  },
-                })
-              : zlib.gzipSync(html, { level: 6 }),
-          );
+          if (encoding === undefined || html.length < COMPRESS_FROM_BYTES) return reply.send(html);
+          return reply.header('content-encoding', encoding).send(compressNow(html, encoding));
         }
         return reply
           .status(503)
@@ -88,20 +78,6 @@ export const webAppPlugin = fp(
   },
   { name: 'web-app' },
 );
-
-/** br or gzip when the browser accepts it (q=0 refuses), br first. */
-function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
-  const accepted = new Set(
-    (header ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, q]) => q === undefined || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(q))
-      .map(([name]) => name?.trim().toLowerCase()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
-}
 
 /** index.html with a page's first screen: hints in <head>, the shell in #root, its data after. */
 function withFirstScreen(html: string, first: FirstScreen): string {
