@@ -3,7 +3,8 @@
  * The server the benchmarks load (bench only: never used in production). It is the built
  * server (server/dist) started as main.js starts it, plus one reference route,
  * GET /api/bench/reference, which answers the bytes of a `GET /api/images?limit=120` captured
- * at start, from memory (and GET /api/bench/memory for the soak). Both go through the same
+ * at start, from memory, in the encoding the gallery would send (plain, brotli or gzip, as
+ * the request accepts), and GET /api/bench/memory for the soak. Both go through the same
  * Fastify instance, hooks, security headers and socket, so their ratio is what the database and
  * the serialisation of a gallery cost (issue 8: "the limit for an API answer of that size on
  * this machine").
@@ -12,14 +13,19 @@
  */
 import { buildApp } from '../server/dist/app.js';
 import { loadConfig } from '../server/dist/config.js';
+import { acceptedEncoding } from '../server/dist/lib/content-encoding.js';
 
 const config = loadConfig();
 const app = await buildApp(config);
-/** @type {Buffer | undefined} */
-let captured;
-app.get('/api/bench/reference', { schema: { hide: true } }, (_request, reply) => {
-  if (captured === undefined) return reply.code(503).send({ detail: 'Non ancora pronto' });
-  return reply.type('application/json; charset=utf-8').send(captured);
+/** @type {Map<string, Buffer>} the captured answer's bytes by content encoding ('' plain) */
+const captured = new Map();
+app.get('/api/bench/reference', { schema: { hide: true } }, (request, reply) => {
+  const encoding = acceptedEncoding(request.headers['accept-encoding']) ?? '';
+  const body = captured.get(encoding);
+  if (body === undefined) return reply.code(503).send({ detail: 'Non ancora pronto' });
+  void reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+  if (encoding !== '') void reply.header('content-encoding', encoding);
+  return reply.send(body);
 });
 // The cheapest answer a POST can have through the same hooks and headers: the floor under which
 // no write route can go on this machine (bench:writes compares a view with it, and streams it
@@ -37,9 +43,20 @@ app.get('/api/bench/memory', { schema: { hide: true } }, (request) => {
   return process.memoryUsage();
 });
 await app.ready();
-const answer = await app.inject({ method: 'GET', url: '/api/images?limit=120' });
-if (answer.statusCode !== 200) throw new Error(`capture failed: ${String(answer.statusCode)}`);
-captured = answer.rawPayload;
+for (const encoding of ['', 'br', 'gzip']) {
+  const answer = await app.inject({
+    method: 'GET',
+    url: '/api/images?limit=120',
+    headers: encoding === '' ? {} : { 'accept-encoding': encoding },
+  });
+  if (answer.statusCode !== 200) throw new Error(`capture failed: ${String(answer.statusCode)}`);
+  if ((answer.headers['content-encoding'] ?? '') !== encoding) {
+    throw new Error(
+      `capture in '${encoding}' came as '${String(answer.headers['content-encoding'])}'`,
+    );
+  }
+  captured.set(encoding, answer.rawPayload);
+}
 
 const shutdown = () => {
   app.close().then(

@@ -20,7 +20,8 @@ import { failer, parseEngine, parseSize, POSTGRES_URL_OPTION } from './options.j
 
 /*
  * `npm run bench -- [--size 100k|1m] [--engine sqlite|postgres] [--only a,b] [--seconds 10]
- *   [--connections 100] [--data <dir>] [--keep] [--generate-only] [--public-cache-ms 0]`
+ *   [--connections 100] [--data <dir>] [--keep] [--generate-only] [--public-cache-ms 0]
+ *   [--accept-encoding 'br, gzip']`
  *
  * Fills a fresh database (generate.ts), starts the built server with the reference route
  * (bench-server.mjs) and runs each scenario for a bounded time, then prints one table. Issue 8
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     'generate-only': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'warn' },
     'public-cache-ms': { type: 'string' },
+    /** Sent with every request, as a browser sends it (`br, gzip`); none by default. */
+    'accept-encoding': { type: 'string' },
     'postgres-url': POSTGRES_URL_OPTION,
   },
 });
@@ -72,6 +75,13 @@ function loggedIn(catalogue: Catalogue, userId: number): RequestShape {
   const secret = fs.readFileSync(path.join(catalogue.dataDir, 'jwt-secret'), 'utf8').trim();
   const token = createTokenService(secret).sign({ userId, version: 0 });
   return { headers: { authorization: `Bearer ${token}` } };
+}
+
+/** The scenario's request with `--accept-encoding`, when given. */
+function withEncoding(request: RequestShape | undefined): RequestShape | undefined {
+  const accepted = values['accept-encoding'];
+  if (accepted === undefined) return request;
+  return { ...request, headers: { ...request?.headers, 'accept-encoding': accepted } };
 }
 
 async function json(server: ServerHandle, urlPath: string): Promise<Record<string, unknown>> {
@@ -161,7 +171,7 @@ async function main(): Promise<void> {
     for (const scenario of await scenarios(server, catalogue)) {
       // A short warm-up: the first requests fill caches and JIT-compile, which is not what a
       // server that has been running looks like.
-      const { request } = scenario;
+      const request = withEncoding(scenario.request);
       await load(server, scenario.name, scenario.path, { seconds: 1, connections, request });
       await drain(server);
       const result = await load(server, scenario.name, scenario.path, {
