@@ -70,6 +70,15 @@ export interface LoadResult {
   non2xx: number;
   /** The server's highest sampled RSS during this run, in bytes. */
   peakRss: number;
+  /**
+   * CPU the server and the load generator (this process: autocannon) used during the run, in
+   * cores (1 = one core busy throughout). On two shared cores a generator busier than the
+   * server is what bounds the run: autocannon decodes every answer's body into a string, which
+   * for 90 KB of JSON with accented letters costs it about three times what the server spends
+   * (docs/PERFORMANCE.md, "What bounds the galleries' p99 on this machine").
+   */
+  serverCores: number;
+  generatorCores: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -231,6 +240,9 @@ export async function load(
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let peakRss = server.rss();
+  const serverCpuBefore = server.cpuSeconds();
+  const generatorCpuBefore = process.cpuUsage();
+  const started = performance.now();
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, server.rss());
   }, 100);
@@ -270,10 +282,25 @@ export async function load(
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
       peakRss: Math.max(peakRss, server.rss()),
+      ...coresUsed(server, serverCpuBefore, generatorCpuBefore, started),
     };
   } finally {
     clearInterval(sampler);
   }
+}
+
+function coresUsed(
+  server: ServerHandle,
+  serverCpuBefore: number,
+  generatorCpuBefore: NodeJS.CpuUsage,
+  started: number,
+): { serverCores: number; generatorCores: number } {
+  const seconds = (performance.now() - started) / 1000;
+  const generator = process.cpuUsage(generatorCpuBefore);
+  return {
+    serverCores: (server.cpuSeconds() - serverCpuBefore) / seconds,
+    generatorCores: (generator.user + generator.system) / 1e6 / seconds,
+  };
 }
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -289,6 +316,8 @@ export function printTable(results: LoadResult[]): void {
     'errors',
     'non-2xx',
     'peak RSS',
+    'server CPU',
+    'load gen CPU',
   ];
   const rows = results.map((r) => [
     r.name,
@@ -299,6 +328,8 @@ export function printTable(results: LoadResult[]): void {
     String(r.errors),
     String(r.non2xx),
     mb(r.peakRss),
+    `${(r.serverCores * 100).toFixed(0)} %`,
+    `${(r.generatorCores * 100).toFixed(0)} %`,
   ]);
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)),
