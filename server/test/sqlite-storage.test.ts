@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { TEST_ENGINE } from './helpers/database.js';
+import { holdWrite } from './helpers/held-write.js';
 
 /*
  * The SQLite connection's two speed measures (issue 8): statements kept between queries, and
@@ -79,32 +80,51 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     expect((await select()).rows[0]?.n).toBe(100);
   });
 
-  it('starts transactions with the write lock, so a second writer waits instead of failing', async () => {
+  it('starts transactions with the write lock; a second writer waits for it without blocking', async () => {
     const { handle, file } = await open();
     await fill(handle, 100);
     // A second connection, as the views' thread and a stand-alone job worker have.
     const other = openDatabase({ kind: 'sqlite', file }, { secondary: true });
     try {
-      await sql`PRAGMA busy_timeout = 0`.execute(other.db);
-      let tried = false;
+      let waiting: Promise<unknown> | undefined;
+      let settled = false;
       await handle.db.transaction().execute(async (trx) => {
         // No statement of this transaction has run yet: BEGIN IMMEDIATE already holds the lock.
-        await expect(
-          sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db),
-        ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
-        tried = true;
-        // Read, then write while the other connection tried: a deferred transaction could
+        waiting = sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db);
+        void waiting.finally(() => (settled = true));
+        // The same thread goes on while the other connection waits: SQLite's own busy_timeout
+        // slept inside the call, and this transaction could not have gone on until it gave up.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(settled).toBe(false);
+        // Read, then write while the other connection waited: a deferred transaction could
         // have met SQLITE_BUSY_SNAPSHOT here had the other one written.
         await sql`SELECT count(*) FROM filler`.execute(trx);
         await sql`INSERT INTO filler (body) VALUES ('mine')`.execute(trx);
       });
-      expect(tried).toBe(true);
-      // The lock is free again once the transaction ends.
-      await sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db);
+      // The lock is free again once the transaction ends, and the waiting write goes through.
+      await waiting;
       const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
       expect(rows.rows[0]?.n).toBe(102);
+      // Written after the transaction that held the lock: the other row came second.
+      const order = await sql<{ body: string }>`
+        SELECT body FROM filler WHERE body IN ('mine', 'other') ORDER BY id
+      `.execute(handle.db);
+      expect(order.rows.map((row) => row.body)).toEqual(['mine', 'other']);
     } finally {
       await other.close();
     }
   });
+
+  it('gives up on a write lock held past five seconds with SQLITE_BUSY, as busy_timeout did', async () => {
+    const { handle, file } = await open();
+    await fill(handle, 1);
+    const held = await holdWrite({ kind: 'sqlite', file }, [], 5600);
+    const started = Date.now();
+    await expect(
+      sql`INSERT INTO filler (body) VALUES ('late')`.execute(handle.db),
+    ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+    await held.committed;
+    await sql`INSERT INTO filler (body) VALUES ('late')`.execute(handle.db);
+  }, 15_000);
 });

@@ -9,6 +9,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
@@ -76,9 +77,71 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * immediate one waits its turn.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  #waiting: WaitingConnection | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    // SqliteDriver has one connection; the wrapper is made once for it.
+    this.#waiting ??= new WaitingConnection(connection);
+    return this.#waiting;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+}
+
+/**
+ * How long a statement waits for another connection's write lock, in all (SQLite's
+ * busy_timeout used to be this) and between two tries.
+ */
+const LOCK_WAIT_MS = 5000;
+const LOCK_RETRY_MS = [1, 1, 2, 2, 4, 4, 8];
+
+/**
+ * Waits for another connection's write lock without blocking the event loop. SQLite's own
+ * busy_timeout sleeps inside the call, so a like whose BEGIN IMMEDIATE met the views' thread
+ * writing its batch (every VIEW_FLUSH_MS) stopped every read of the server for that long,
+ * plus the handler's sleeps of up to 25 ms more: with 1,000 views and 100 likes a second the
+ * reads lost a third of their throughput while likes alone or views alone cost them nothing
+ * (docs/PERFORMANCE.md, "Writes against reads: a like waiting for the views' batch"). The
+ * server's connection has busy_timeout 0: a statement refused with SQLITE_BUSY (it did not
+ * run) is tried again after a timer, so other requests go on meanwhile, and after
+ * LOCK_WAIT_MS it fails as busy_timeout would have. WAL readers never meet that lock, and a
+ * transaction, begun IMMEDIATE, has it before its first statement.
+ */
+class WaitingConnection implements DatabaseConnection {
+  readonly #inner: DatabaseConnection;
+
+  constructor(inner: DatabaseConnection) {
+    this.#inner = inner;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.#inner.executeQuery<R>(compiledQuery);
+      } catch (error) {
+        if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
+      }
+      const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  streamQuery<R>(
+    compiledQuery: CompiledQuery,
+    chunkSize?: number,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    return this.#inner.streamQuery<R>(compiledQuery, chunkSize);
+  }
+}
+
+/** Another connection holds the write lock (not BUSY_SNAPSHOT, which no waiting cures). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY';
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
@@ -103,9 +166,10 @@ function openSqlite(file: string): SQLite.Database {
   sqlite.pragma('synchronous = NORMAL');
   // SQLite leaves foreign keys off unless every connection asks for them.
   sqlite.pragma('foreign_keys = ON');
-  // A second process (a separate worker, a CLI) may hold the write lock for a moment: wait for
-  // it instead of failing with SQLITE_BUSY at once.
-  sqlite.pragma('busy_timeout = 5000');
+  // Another connection (the views' thread, a separate worker, a CLI) may hold the write lock
+  // for a moment: the statement is tried again without blocking the event loop
+  // (WaitingConnection), not slept on inside SQLite.
+  sqlite.pragma('busy_timeout = 0');
   // SQLite's own lower() folds ASCII only, so the back-office's search for 'perché' missed a
   // title 'PERCHÉ NO' that PostgreSQL (under a UTF-8 locale) finds: JavaScript's fold, the one
   // the searched text gets, under a name of its own so lower() stays SQLite's everywhere else.
