@@ -122,6 +122,11 @@ export function orderFallback(
   groups.sort((a, b) => b.words - a.words || a.slips - b.slips || a.commonness - b.commonness);
 
   const order: FallbackOrder = { ids: [], rank: [], matched: [] };
+  const emit = (id: number, matched: number, rank: number) => {
+    order.ids.push(id);
+    order.rank.push(rank);
+    order.matched.push(matched);
+  };
   let rank = -1;
   for (let start = 0; start < groups.length;) {
     const first = groups[start];
@@ -130,23 +135,14 @@ export function orderFallback(
     while (end < groups.length && sameRank(first, groups[end])) end += 1;
     rank += 1;
     if (end - start === 1) {
-      const matched = first.state & WORDS_MASK;
-      for (const id of first.ids) {
-        order.ids.push(id);
-        order.rank.push(rank);
-        order.matched.push(matched);
-      }
+      for (const id of first.ids) emit(id, first.state & WORDS_MASK, rank);
     } else {
       // States of equal rank (two words held by as many photos) interleave by id: rare.
       const members = groups
         .slice(start, end)
         .flatMap(({ state, ids }) => ids.map((id) => ({ id, matched: state & WORDS_MASK })))
         .sort((a, b) => b.id - a.id);
-      for (const { id, matched } of members) {
-        order.ids.push(id);
-        order.rank.push(rank);
-        order.matched.push(matched);
-      }
+      for (const { id, matched } of members) emit(id, matched, rank);
     }
     start = end;
   }
