@@ -115,6 +115,30 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     }
   });
 
+  it('lets reads on the same connection go on while a write waits for the lock', async () => {
+    const { handle, file } = await open();
+    await fill(handle, 1);
+    // Another process holds the write lock, as a stand-alone job worker may.
+    const held = await holdWrite({ kind: 'sqlite', file }, [], 400);
+    const done: string[] = [];
+    const write = sql`INSERT INTO filler (body) VALUES ('waited')`
+      .execute(handle.db)
+      .then(() => done.push('write'));
+    const transaction = handle.db
+      .transaction()
+      .execute((trx) => sql`INSERT INTO filler (body) VALUES ('in a transaction')`.execute(trx))
+      .then(() => done.push('transaction'));
+    // Both writes wait for the lock on timers; the connection serves reads meanwhile.
+    const read = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+    done.push('read');
+    expect(read.rows[0]?.n).toBe(100);
+    await Promise.all([write, transaction, held.committed]);
+    expect(done[0]).toBe('read');
+    expect(done.slice(1).sort()).toEqual(['transaction', 'write']);
+    const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+    expect(rows.rows[0]?.n).toBe(102);
+  });
+
   it('gives up on a write lock held past five seconds with SQLITE_BUSY, as busy_timeout did', async () => {
     const { handle, file } = await open();
     await fill(handle, 1);

@@ -77,56 +77,65 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * immediate one waits its turn.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  #waiting: WaitingConnection | undefined;
+  #connection: DatabaseConnection | undefined;
+  readonly #turns = new Turns();
+  #inTransaction = false;
+
+  override async init(): Promise<void> {
+    await super.init();
+    // SqliteDriver has one connection behind a mutex of its own: taken once here to reach it,
+    // then handed out behind this driver's turns, which a wait for the write lock gives up.
+    this.#connection = await super.acquireConnection();
+    await super.releaseConnection();
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await super.acquireConnection();
-    // SqliteDriver has one connection; the wrapper is made once for it.
-    this.#waiting ??= new WaitingConnection(connection);
-    return this.#waiting;
+    await this.#turns.take();
+    return this;
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-/**
- * How long a statement waits for another connection's write lock, in all (SQLite's
- * busy_timeout used to be this) and between two tries.
- */
-const LOCK_WAIT_MS = 5000;
-const LOCK_RETRY_MS = [1, 1, 2, 2, 4, 4, 8];
-
-/**
- * Waits for another connection's write lock without blocking the event loop. SQLite's own
- * busy_timeout sleeps inside the call, so a like whose BEGIN IMMEDIATE met the views' thread
- * writing its batch (every VIEW_FLUSH_MS) stopped every read of the server for that long,
- * plus the handler's sleeps of up to 25 ms more: with 1,000 views and 100 likes a second the
- * reads lost a third of their throughput while likes alone or views alone cost them nothing
- * (docs/PERFORMANCE.md, "Writes against reads: a like waiting for the views' batch"). The
- * server's connection has busy_timeout 0: a statement refused with SQLITE_BUSY (it did not
- * run) is tried again after a timer, so other requests go on meanwhile, and after
- * LOCK_WAIT_MS it fails as busy_timeout would have. WAL readers never meet that lock, and a
- * transaction, begun IMMEDIATE, has it before its first statement.
- */
-class WaitingConnection implements DatabaseConnection {
-  readonly #inner: DatabaseConnection;
-
-  constructor(inner: DatabaseConnection) {
-    this.#inner = inner;
+  override async releaseConnection(): Promise<void> {
+    this.#turns.give();
   }
 
+  override async beginTransaction(): Promise<void> {
+    await this.executeQuery(CompiledQuery.raw('begin immediate'));
+    this.#inTransaction = true;
+  }
+
+  override async commitTransaction(): Promise<void> {
+    await this.executeQuery(CompiledQuery.raw('commit'));
+    this.#inTransaction = false;
+  }
+
+  override async rollbackTransaction(): Promise<void> {
+    try {
+      await this.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      this.#inTransaction = false;
+    }
+  }
+
+  /**
+   * The connection's statements, tried again while another connection holds the write lock:
+   * see WAITING below. Outside a transaction the connection is free between two tries, so
+   * the turn goes to whoever waits for it (a read) and is taken back for the next try.
+   */
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const connection = this.#connection;
+    if (connection === undefined) throw new Error('the SQLite driver is not initialised');
     const started = Date.now();
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.#inner.executeQuery<R>(compiledQuery);
+        return await connection.executeQuery<R>(compiledQuery);
       } catch (error) {
         if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
       }
       const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
+      const letGo = !this.#inTransaction;
+      if (letGo) this.#turns.give();
       await new Promise((resolve) => setTimeout(resolve, pause));
+      if (letGo) await this.#turns.take();
     }
   }
 
@@ -134,7 +143,46 @@ class WaitingConnection implements DatabaseConnection {
     compiledQuery: CompiledQuery,
     chunkSize?: number,
   ): AsyncIterableIterator<QueryResult<R>> {
-    return this.#inner.streamQuery<R>(compiledQuery, chunkSize);
+    const connection = this.#connection;
+    if (connection === undefined) throw new Error('the SQLite driver is not initialised');
+    return connection.streamQuery<R>(compiledQuery, chunkSize);
+  }
+}
+
+/*
+ * WAITING for another connection's write lock, without blocking the event loop. SQLite's own
+ * busy_timeout sleeps inside the call, so a like whose BEGIN IMMEDIATE met the views' thread
+ * writing its batch (every VIEW_FLUSH_MS) stopped every request of the server for that long,
+ * and the busy handler's sleeps (1, 2, 5, 10, 15, 20, 25 ms…) overshoot the lock's release
+ * (docs/PERFORMANCE.md, "Writes against reads: a write waiting for the views' batch"). The
+ * connection has busy_timeout 0: a statement refused with SQLITE_BUSY (it did not run) is
+ * tried again after a timer, other requests go on meanwhile, reads on this same connection
+ * included when no transaction is open, and after LOCK_WAIT_MS it fails as busy_timeout would
+ * have. WAL readers never meet that lock, and a transaction, begun IMMEDIATE, holds it from
+ * its first statement, so inside one a refusal is not expected and the turn is kept.
+ */
+/** How long a statement waits for another connection's write lock in all, and between tries. */
+const LOCK_WAIT_MS = 5000;
+const LOCK_RETRY_MS = [1, 1, 2, 2, 4, 4, 8];
+
+/** One holder at a time, the others served in the order they asked. */
+class Turns {
+  #held = false;
+  readonly #waiting: Array<() => void> = [];
+
+  async take(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Hands the turn to the next in line, still held, or frees it. */
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#held = false;
+    else next();
   }
 }
 
