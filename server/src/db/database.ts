@@ -72,9 +72,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * SQLite transactions start with BEGIN IMMEDIATE, which takes the write lock at once (waiting
  * for it up to LOCK_WAIT_MS, see WAITING below), instead of Kysely's plain BEGIN. The server
  * is not the only writer: the views' thread writes its batches on a connection of its own, as
- * a stand-alone job worker does. A deferred transaction that reads and then writes while another connection has
- * written meanwhile fails at once with SQLITE_BUSY_SNAPSHOT, which no waiting can cure; an
- * immediate one waits its turn.
+ * a stand-alone job worker does. A deferred transaction that reads and then writes while
+ * another connection has written meanwhile fails at once with SQLITE_BUSY_SNAPSHOT, which no
+ * waiting can cure; an immediate one waits its turn.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #connection: DatabaseConnection | undefined;
