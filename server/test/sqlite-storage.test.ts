@@ -139,6 +139,22 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     expect(rows.rows[0]?.n).toBe(102);
   });
 
+  it('opens a connection while another holds the write lock (optimize takes it)', async () => {
+    const { handle, file } = await open();
+    await fill(handle, 200);
+    const held = await holdWrite({ kind: 'sqlite', file }, [], 300);
+    // As the views' thread opens its own while the server writes: it waits, then works.
+    const other = openDatabase({ kind: 'sqlite', file }, { secondary: true });
+    try {
+      const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(other.db);
+      expect(rows.rows[0]?.n).toBe(200);
+      await held.committed;
+      await sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('gives up on a write lock held past five seconds with SQLITE_BUSY, as busy_timeout did', async () => {
     const { handle, file } = await open();
     await fill(handle, 1);

@@ -49,7 +49,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   }
   const sqlite = openSqlite(config.file);
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
   });
   if (options.secondary === true) {
     // The server's connection has the checkpointer; this one never checkpoints in a commit.
@@ -77,9 +77,14 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * waiting can cure; an immediate one waits its turn.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SQLite.Database;
   #connection: DatabaseConnection | undefined;
   readonly #turns = new Turns();
-  #inTransaction = false;
+
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+    super(config);
+    this.#sqlite = sqlite;
+  }
 
   override async init(): Promise<void> {
     await super.init();
@@ -100,20 +105,6 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   override async beginTransaction(): Promise<void> {
     await this.executeQuery(CompiledQuery.raw('begin immediate'));
-    this.#inTransaction = true;
-  }
-
-  override async commitTransaction(): Promise<void> {
-    await this.executeQuery(CompiledQuery.raw('commit'));
-    this.#inTransaction = false;
-  }
-
-  override async rollbackTransaction(): Promise<void> {
-    try {
-      await this.executeQuery(CompiledQuery.raw('rollback'));
-    } finally {
-      this.#inTransaction = false;
-    }
   }
 
   /**
@@ -132,7 +123,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
         if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
       }
       const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
-      const letGo = !this.#inTransaction;
+      // SQLite's own account, not a flag kept beside it: it also knows of a transaction that
+      // SQLite rolled back by itself.
+      const letGo = !this.#sqlite.inTransaction;
       if (letGo) this.#turns.give();
       await new Promise((resolve) => setTimeout(resolve, pause));
       if (letGo) await this.#turns.take();
@@ -165,7 +158,11 @@ class ImmediateSqliteDriver extends SqliteDriver {
 const LOCK_WAIT_MS = 5000;
 const LOCK_RETRY_MS = [1, 1, 2, 2, 4, 4, 8];
 
-/** One holder at a time, the others served in the order they asked. */
+/**
+ * One holder at a time, the others served in the order they asked. A write that gives its turn
+ * up while it waits for the lock asks again at the back: between writers, the first to find
+ * the lock free goes first.
+ */
 class Turns {
   #held = false;
   readonly #waiting: Array<() => void> = [];
@@ -194,30 +191,31 @@ function isBusy(error: unknown): boolean {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #sqlite: SQLite.Database;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(config);
     this.#config = config;
+    this.#sqlite = sqlite;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
   }
 }
 
 function openSqlite(file: string): SQLite.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
+  // Opening may need the write lock (optimize below takes it to analyse, WAL mode to switch):
+  // waited for inside SQLite, once per connection, before any request is served.
+  sqlite.pragma('busy_timeout = 5000');
   // WAL lets readers go on while one writer writes, which is what a gallery does all day.
   sqlite.pragma('journal_mode = WAL');
   // With WAL, NORMAL is durable across process crashes and much faster than FULL.
   sqlite.pragma('synchronous = NORMAL');
   // SQLite leaves foreign keys off unless every connection asks for them.
   sqlite.pragma('foreign_keys = ON');
-  // Another connection (the views' thread, a separate worker, a CLI) may hold the write lock
-  // for a moment: the statement is tried again without blocking the event loop
-  // (WaitingConnection), not slept on inside SQLite.
-  sqlite.pragma('busy_timeout = 0');
   // SQLite's own lower() folds ASCII only, so the back-office's search for 'perché' missed a
   // title 'PERCHÉ NO' that PostgreSQL (under a UTF-8 locale) finds: JavaScript's fold, the one
   // the searched text gets, under a name of its own so lower() stays SQLite's everywhere else.
@@ -230,6 +228,9 @@ function openSqlite(file: string): SQLite.Database {
   // long-lived connections: optimize on open, which gathers statistics where they are
   // missing or stale, within a bounded analysis limit (tens of ms even at 1M rows).
   sqlite.pragma('optimize = 0x10002');
+  // From now on another connection's write lock (the views' thread, a separate worker, a CLI)
+  // is waited for on a timer by ImmediateSqliteDriver, not slept on inside SQLite (WAITING).
+  sqlite.pragma('busy_timeout = 0');
   return sqlite;
 }
 
