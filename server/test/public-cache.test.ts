@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PUBLIC_CACHE_TTL_MS } from '../src/plugins/public-cache.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
@@ -217,6 +217,7 @@ describe('public lists kept for anonymous visitors', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['vary']).toBe('accept-encoding');
 
+    const compressions = vi.spyOn(zlib, 'brotliCompress');
     const br = await ask('/api/images', 'gzip, deflate, br');
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
@@ -226,11 +227,13 @@ describe('public lists kept for anonymous visitors', () => {
     expect(zlib.brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
     // Compressed once and kept with the answer: the next client gets the same bytes.
     expect((await ask('/api/images', 'br')).rawPayload.equals(br.rawPayload)).toBe(true);
+    expect(compressions).toHaveBeenCalledTimes(1);
+    compressions.mockRestore();
 
     const gzip = await ask('/api/images', 'br;q=0, gzip');
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzip.rawPayload).equals(plain.rawPayload)).toBe(true);
-    for (const refused of ['identity', 'br;q=0, gzip;q=0.0', 'compress']) {
+    for (const refused of ['identity', 'br;q=0, gzip;q=0.0', 'BR;Q=0, gzip;x=1;q=0', 'compress']) {
       const answer = await ask('/api/images', refused);
       expect(answer.headers['content-encoding'], refused).toBeUndefined();
       expect(answer.rawPayload.equals(plain.rawPayload), refused).toBe(true);

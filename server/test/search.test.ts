@@ -969,6 +969,12 @@ describe('search fallback, pure parts', () => {
     expect(small.rank).toEqual([0, 1, 1, 1, 2, 2, 3]);
     expect(small.matched).toEqual([3, 2, 2, 2, 1, 1, 2]);
 
+    // Two words held by as many images tie on rarity: their images interleave by id, one rank.
+    const tie = orderFallback([list(0, 0, [9, 5, 1]), list(1, 0, [8, 4, 2])], 2, 1, new Set());
+    expect(tie.ids).toEqual([9, 8, 5, 4, 2, 1]);
+    expect(tie.rank).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(tie.matched).toEqual([1, 2, 1, 2, 2, 1]);
+
     for (let round = 0; round < 200; round += 1) {
       const random = new Random(`fallback-order-${round}`);
       const pick = (n: number) => Math.floor(random.next() * n);

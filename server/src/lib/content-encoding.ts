@@ -1,4 +1,3 @@
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 /*
@@ -15,15 +14,17 @@ export type ContentEncoding = 'br' | 'gzip';
 /** Smaller answers are sent as they are: their headers outweigh what compression saves. */
 export const COMPRESS_FROM_BYTES = 1024;
 
-/** br or gzip when the client accepts it (q=0 refuses), br first. */
+/**
+ * br or gzip when the client accepts it, br first. A coding with q=0 (any spelling of zero,
+ * among any of its parameters) is refused; `*` is not taken for either.
+ */
 export function acceptedEncoding(header: string | undefined): ContentEncoding | undefined {
-  const accepted = new Set(
-    (header ?? '')
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, q]) => q === undefined || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(q))
-      .map(([name]) => name?.trim().toLowerCase()),
-  );
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const refused = parameters.some((parameter) => /^q\s*=\s*0(\.0{0,3})?$/.test(parameter));
+    if (name !== '' && !refused) accepted.add(name);
+  }
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return undefined;
@@ -47,10 +48,14 @@ export function compressNow(body: string | Buffer, encoding: ContentEncoding): B
     : zlib.gzipSync(body, GZIP_OPTIONS);
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
 /** Compressed on libuv's threads: the event loop serves other requests meanwhile. */
 export function compressed(body: Buffer, encoding: ContentEncoding): Promise<Buffer> {
-  return encoding === 'br' ? brotli(body, brotliOptions(body.length)) : gzip(body, GZIP_OPTIONS);
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) => {
+      if (error === null) resolve(result);
+      else reject(error);
+    };
+    if (encoding === 'br') zlib.brotliCompress(body, brotliOptions(body.length), done);
+    else zlib.gzip(body, GZIP_OPTIONS, done);
+  });
 }
