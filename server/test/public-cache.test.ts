@@ -31,6 +31,15 @@ afterAll(() => t.close());
 const get = (url: string, token?: string) =>
   t.app.inject({ method: 'GET', url, headers: token === undefined ? {} : bearer(token) });
 
+/** A reaction of `token`'s user on an image, through the API (it keeps the kept lists). */
+const react = (imageId: number, token: string, type: number) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/images/${imageId}/interactions`,
+    headers: bearer(token),
+    payload: { id_tipo_interazione: type },
+  });
+
 type Own = Array<{ id_tipo_interazione: number; id_utente: number }>;
 type Listed = {
   images: Array<{ id_image: number; titolo_img: string; likes_count: number; interactions: Own }>;
@@ -54,12 +63,7 @@ describe('public lists kept for anonymous visitors', () => {
   it("marks a viewer's own like at once; the count shows within the second", async () => {
     const bruno = await createUser(t.app);
     const before = likesOf((await get('/api/images')).json(), shown);
-    const like = await t.app.inject({
-      method: 'POST',
-      url: `/api/images/${shown}/interactions`,
-      headers: bearer(alice.token),
-      payload: { id_tipo_interazione: 1 },
-    });
+    const like = await react(shown, alice.token, 1);
     expect(like.json()).toEqual({ action: 'added' });
     // Alice's list is the kept one with her own reactions added; Bruno's has none of hers.
     const hers = (await get('/api/images', alice.token)).json<Listed>();
@@ -90,12 +94,7 @@ describe('public lists kept for anonymous visitors', () => {
       [shown, 6],
       [other.id_image, 4],
     ] as const) {
-      const reacted = await t.app.inject({
-        method: 'POST',
-        url: `/api/images/${id}/interactions`,
-        headers: bearer(carla.token),
-        payload: { id_tipo_interazione: type },
-      });
+      const reacted = await react(id, carla.token, type);
       expect(reacted.json()).toEqual({ action: 'added' });
     }
     const anonymous = (await get('/api/images')).json<Listed>();
@@ -175,12 +174,7 @@ describe('public lists kept for anonymous visitors', () => {
     expect(kept.headers['content-type']).toBe('application/json; charset=utf-8');
 
     const dario = await createUser(t.app);
-    const liked = await t.app.inject({
-      method: 'POST',
-      url: `${page}/interactions`,
-      headers: bearer(dario.token),
-      payload: { id_tipo_interazione: 1 },
-    });
+    const liked = await react(image.id_image, dario.token, 1);
     expect(liked.json()).toEqual({ action: 'added' });
     // Dario sees his like and the new count at once; visitors get the kept page for the second.
     const his = (await get(page, dario.token)).json<{ likes_count: number; interactions: Own }>();
@@ -245,12 +239,7 @@ describe('public lists kept for anonymous visitors', () => {
     const hers = await ask('/api/images', 'br', erica.token);
     expect(hers.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(hers.rawPayload).equals(plain.rawPayload)).toBe(true);
-    const liked = await t.app.inject({
-      method: 'POST',
-      url: `/api/images/${shown}/interactions`,
-      headers: bearer(erica.token),
-      payload: { id_tipo_interazione: 1 },
-    });
+    const liked = await react(shown, erica.token, 1);
     expect(liked.json()).toEqual({ action: 'added' });
     const withOwn = await ask('/api/images', 'br', erica.token);
     expect(withOwn.headers['content-encoding']).toBeUndefined();

@@ -31,6 +31,12 @@ async function open(): Promise<{ handle: DatabaseHandle; file: string }> {
   return { handle: database, file };
 }
 
+/** How many rows the filler table holds, as `db` sees it. */
+async function fillerRows(db: DatabaseHandle['db']): Promise<number | undefined> {
+  const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(db);
+  return rows.rows[0]?.n;
+}
+
 async function fill(handle: DatabaseHandle, rows: number): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, body TEXT)`.execute(
     handle.db,
@@ -62,8 +68,7 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     expect((await fs.stat(file)).size).toBeGreaterThan(before + 5_000_000);
 
     // Written data reads back through the server's connection, and a clean stop leaves no log.
-    const count = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
-    expect(count.rows[0]?.n).toBe(3000);
+    expect(await fillerRows(handle.db)).toBe(3000);
     await handle.close();
     database = undefined;
     await expect(fs.stat(`${file}-wal`)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -103,8 +108,7 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
       });
       // The lock is free again once the transaction ends, and the waiting write goes through.
       await waiting;
-      const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
-      expect(rows.rows[0]?.n).toBe(102);
+      expect(await fillerRows(handle.db)).toBe(102);
       // Written after the transaction that held the lock: the other row came second.
       const order = await sql<{ body: string }>`
         SELECT body FROM filler WHERE body IN ('mine', 'other') ORDER BY id
@@ -129,14 +133,13 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
       .execute((trx) => sql`INSERT INTO filler (body) VALUES ('in a transaction')`.execute(trx))
       .then(() => done.push('transaction'));
     // Both writes wait for the lock on timers; the connection serves reads meanwhile.
-    const read = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
+    const read = await fillerRows(handle.db);
     done.push('read');
-    expect(read.rows[0]?.n).toBe(100);
+    expect(read).toBe(100);
     await Promise.all([write, transaction, held.committed]);
     expect(done[0]).toBe('read');
     expect(done.slice(1).sort()).toEqual(['transaction', 'write']);
-    const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(handle.db);
-    expect(rows.rows[0]?.n).toBe(102);
+    expect(await fillerRows(handle.db)).toBe(102);
   });
 
   it('opens a connection while another holds the write lock (optimize takes it)', async () => {
@@ -146,8 +149,7 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     // As the views' thread opens its own while the server writes: it waits, then works.
     const other = openDatabase({ kind: 'sqlite', file }, { secondary: true });
     try {
-      const rows = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(other.db);
-      expect(rows.rows[0]?.n).toBe(200);
+      expect(await fillerRows(other.db)).toBe(200);
       await held.committed;
       await sql`INSERT INTO filler (body) VALUES ('other')`.execute(other.db);
     } finally {

@@ -127,7 +127,6 @@ function spliceOwn(
   slots: Slots,
   own: ReadonlyMap<number, readonly object[]>,
 ): Buffer {
-  if (own.size === 0) return body;
   const parts: Buffer[] = [];
   let from = 0;
   slots.ids.forEach((id, index) => {
