@@ -21,10 +21,17 @@ describe('viewer keys', () => {
     expect(first).not.toContain('203');
   });
 
-  it("give the address's key of the day before, for the check across midnight", () => {
-    expect(keys.previous('203.0.113.7', tuesday)).toBe(keys.forAddress('203.0.113.7', monday));
-    expect(keys.previous('203.0.113.7', mondayNight)).not.toBe(
+  it("give the address's key of the day and of the day before, for the check across midnight", () => {
+    expect(keys.forAddressBothDays('203.0.113.7', tuesday)).toEqual([
+      keys.forAddress('203.0.113.7', tuesday),
       keys.forAddress('203.0.113.7', monday),
+    ]);
+    const [today, dayBefore] = keys.forAddressBothDays('203.0.113.7', mondayNight);
+    expect(today).toBe(keys.forAddress('203.0.113.7', monday));
+    expect(dayBefore).not.toBe(today);
+    // The same network however the address is written, on both days.
+    expect(keys.forAddressBothDays('::ffff:203.0.113.99', tuesday)).toEqual(
+      keys.forAddressBothDays('203.0.113.7', tuesday),
     );
   });
 
@@ -58,6 +65,6 @@ describe('viewer keys kept in memory', () => {
     }
     expect(keys.forAddress('203.0.113.7', day)).toBe(first);
     expect(keys.forAddress('10.39.66.9', day)).toBe(fresh.forAddress('10.39.66.1', day));
-    expect(keys.previous('203.0.113.7', new Date('2026-11-24T08:00:00Z'))).toBe(first);
+    expect(keys.forAddressBothDays('203.0.113.7', new Date('2026-11-24T08:00:00Z'))[1]).toBe(first);
   });
 });

@@ -92,12 +92,14 @@ export function createInteractionsService(
    */
   async function view(imageId: number, viewer: Viewer, ip: string) {
     const now = clock.now();
-    const viewerKey =
-      viewer === null ? viewerKeys.forAddress(ip, now) : viewerKeys.forUser(viewer.id_utente);
+    const [viewerKey, earlierKey] =
+      viewer === null
+        ? viewerKeys.forAddressBothDays(ip, now)
+        : [viewerKeys.forUser(viewer.id_utente), viewerKeys.forUser(viewer.id_utente)];
     const outcome = await views.record({
       imageId,
       viewerKey,
-      earlierKey: viewer === null ? viewerKeys.previous(ip, now) : viewerKey,
+      earlierKey,
       viewer:
         viewer === null ? null : { id_utente: viewer.id_utente, is_superuser: viewer.is_superuser },
       since: new Date(now.getTime() - VIEW_WINDOW_MS).toISOString(),

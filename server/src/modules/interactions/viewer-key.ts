@@ -6,8 +6,9 @@ import { networkOf } from '../../lib/ip-network.js';
  * address is cut to its network (/24 for IPv4, /48 for IPv6) before hashing, and the salt
  * changes every day (UTC), so the stored keys of two days cannot be matched with each other
  * without the address, nor reversed into it. The raw address is never stored or logged.
- * A view's check also asks for the key the same address had the day before (`previous`): a
- * visitor seen at 23:59 and again at 00:01 is one viewer within 24 hours (D5).
+ * A view's check also asks for the key the same address had the day before
+ * (`forAddressBothDays`): a visitor seen at 23:59 and again at 00:01 is one viewer within 24
+ * hours (D5).
  */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -48,8 +49,8 @@ export function createViewerKeys(secret: string) {
     }
     return kept;
   };
-  const keyOn = (ip: string, day: number): string => {
-    const network = networkOf(ip, { v4: 24, v6: 48 }) ?? 'unknown';
+  const networkFor = (ip: string): string => networkOf(ip, { v4: 24, v6: 48 }) ?? 'unknown';
+  const keyOn = (network: string, day: number): string => {
     const kept = keysOf(day);
     let viewerKey = kept.get(network);
     if (viewerKey === undefined) {
@@ -69,8 +70,12 @@ export function createViewerKeys(secret: string) {
 
   return {
     forUser: (userId: number) => `u:${String(userId)}`,
-    forAddress: (ip: string, now: Date): string => keyOn(ip, dayOf(now)),
-    /** The key the address had the day before `now` (UTC). */
-    previous: (ip: string, now: Date): string => keyOn(ip, dayOf(now) - 1),
+    forAddress: (ip: string, now: Date): string => keyOn(networkFor(ip), dayOf(now)),
+    /** The address's key on the day of `now` and on the day before (UTC), for D5's check. */
+    forAddressBothDays: (ip: string, now: Date): readonly [today: string, dayBefore: string] => {
+      const network = networkFor(ip);
+      const day = dayOf(now);
+      return [keyOn(network, day), keyOn(network, day - 1)];
+    },
   };
 }
