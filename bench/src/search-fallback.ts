@@ -101,10 +101,10 @@ try {
       `in ${(100 * catalogue.meta.commonWordShare).toFixed(0)} % of them`,
   );
   // Untimed, a search for a word no image holds: a new PostgreSQL backend's first statements
-  // fill its catalogue caches (about 20 ms more on the first search at 1M, docs/PERFORMANCE.md, "Search ranked from a cold
-  // cache"), which the server's long-lived pool pays once. Timed, they were the first query's
-  // slowest run, and its p95 at 15 runs. It reads the search tables' indexes, not the queries'
-  // own pages.
+  // fill its catalogue caches (about 20 ms more on the first search at 1M; docs/PERFORMANCE.md,
+  // "Search ranked from a cold cache"), which the server's long-lived pool pays once. Timed,
+  // they were the first query's slowest run, and its p95 at 15 runs. It reads the search
+  // tables' indexes, not the queries' own pages.
   for (const order of orders) await search.search('qxqxqx', 0, 120, order);
   for (const query of queries) {
     for (const order of orders) {
