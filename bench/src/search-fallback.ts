@@ -11,7 +11,8 @@ import { POSTGRES_URL_OPTION, failer, parseEngine } from './options.js';
  * the common word with a slip (the fallback; its neighbour's list stops at the candidate cap),
  * a rare word with a slip, a word found nowhere, and two-word queries, strict and with a slip.
  * Each query runs `--runs` times (15) in each order, after one untimed search that warms the
- * connection; the median, the 95th percentile and the slowest are printed. Not a load test (see run.ts for those).
+ * connection; the median, the 95th percentile and the slowest are printed. Not a load test
+ * (see run.ts for those).
  *
  *   npm run bench:search-fallback -- [--engine sqlite|postgres] [--images 10000] [--runs 15]
  *   npm run bench:search-fallback -- --data /tmp/muri-bench-XXXX   (a kept catalogue, e.g. 1M)
