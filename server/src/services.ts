@@ -134,8 +134,6 @@ function createContext(
     startViewThread({
       database: config.database,
       flushMs: config.viewFlushMs,
-      // A typed array over shared memory: the thread reads the very counter the driver keeps.
-      ...(database.writersWaiting === undefined ? {} : { writersWaiting: database.writersWaiting }),
       log,
       fallback: () => createViewRecorder(db, log, config.viewFlushMs),
     }),

@@ -101,9 +101,6 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
         // slept inside the call, and this transaction could not have gone on until it gave up.
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(settled).toBe(false);
-        // Counted where the views' thread can see it, so its batches give way (view-buffer.ts).
-        expect(Atomics.load(other.writersWaiting ?? new Int32Array(1), 0)).toBe(1);
-        expect(Atomics.load(handle.writersWaiting ?? new Int32Array(1), 0)).toBe(0);
         // Read, then write while the other connection waited: a deferred transaction could
         // have met SQLITE_BUSY_SNAPSHOT here had the other one written.
         await sql`SELECT count(*) FROM filler`.execute(trx);
@@ -111,7 +108,6 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
       });
       // The lock is free again once the transaction ends, and the waiting write goes through.
       await waiting;
-      expect(Atomics.load(other.writersWaiting ?? new Int32Array(1), 0)).toBe(0);
       expect(await fillerRows(handle.db)).toBe(102);
       // Written after the transaction that held the lock: the other row came second.
       const order = await sql<{ body: string }>`

@@ -1,6 +1,5 @@
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PART_SIZE } from '../src/modules/interactions/view-buffer.js';
 import { createViewRecorder } from '../src/modules/interactions/view-recorder.js';
 import { startViewThread } from '../src/modules/interactions/view-thread.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
@@ -140,51 +139,5 @@ describe('the views recorder', () => {
     expect(await again).toBe('exists');
     await recorder.close();
     expect(await viewsCount(image)).toBe(1);
-  });
-
-  it('gives way before each part of a batch, and keeps the parts written when a later one fails', async () => {
-    const image = (await publishedImage(t.app, owner)).id_image;
-    const db = t.app.ctx.database.db;
-    let inserts = 0;
-    // The second part's INSERT fails once, as a database going away in the middle would. A
-    // plugin, not a proxy: it also sees the statements of the batch's transactions.
-    const failing = db.withPlugin({
-      transformQuery(args) {
-        if (args.node.kind === 'InsertQueryNode') {
-          inserts += 1;
-          if (inserts === 2) throw new Error('the database went away');
-        }
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
-    let turns = 0;
-    const log = collectingLog();
-    const recorder = createViewRecorder(failing, log, 60_000, {
-      giveWay: async () => {
-        turns += 1;
-      },
-    });
-    const views = 2 * PART_SIZE + 20;
-    for (let i = 0; i < views; i += 1) {
-      expect(await recorder.record(viewOf(image, `a:part-${String(i)}`))).toBe('added');
-    }
-    await recorder.flush();
-    // The first part is written; the second failed, and it and the third wait again.
-    expect(turns).toBe(2);
-    expect(await viewsCount(image)).toBe(PART_SIZE);
-    expect(log.lines).toEqual([
-      expect.objectContaining({
-        message: 'views not written; kept for the next try',
-        details: expect.objectContaining({ views: views - PART_SIZE }),
-      }),
-    ]);
-    // Written views are not asked for again, nor counted twice.
-    expect(await recorder.record(viewOf(image, 'a:part-0'))).toBe('exists');
-    await recorder.flush();
-    expect(turns).toBe(4);
-    expect(await viewsCount(image)).toBe(views);
-    await recorder.close();
-    expect(await viewsCount(image)).toBe(views);
   });
 });

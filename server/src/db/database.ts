@@ -25,12 +25,6 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** SQLite only: a WAL checkpoint now, by the checkpointer's thread (sqlite-checkpointer.ts). */
   checkpoint?: () => Promise<CheckpointResult>;
-  /**
-   * SQLite only: how many of this connection's statements wait for another connection's
-   * write lock right now, in memory another thread can read (the views' thread gives way to
-   * them between parts of its batch: view-buffer.ts).
-   */
-  writersWaiting?: Int32Array;
   close(): Promise<void>;
 }
 
@@ -54,24 +48,18 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const sqlite = openSqlite(config.file);
-  const writersWaiting = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect(
-      { database: withStatementCache(sqlite) },
-      sqlite,
-      writersWaiting,
-    ),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
   });
   if (options.secondary === true) {
     // The server's connection has the checkpointer; this one never checkpoints in a commit.
     sqlite.pragma('wal_autocheckpoint = 0');
-    return { db, dialect: 'sqlite', writersWaiting, close: () => db.destroy() };
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const checkpointer = startCheckpointer(sqlite, config.file);
   return {
     db,
     dialect: 'sqlite',
-    writersWaiting,
     checkpoint: () => checkpointer.checkpoint(),
     async close() {
       await checkpointer.stop();
@@ -90,14 +78,12 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database;
-  readonly #writersWaiting: Int32Array;
   #connection: DatabaseConnection | undefined;
   readonly #turns = new Turns();
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, writersWaiting: Int32Array) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(config);
     this.#sqlite = sqlite;
-    this.#writersWaiting = writersWaiting;
   }
 
   override async init(): Promise<void> {
@@ -130,28 +116,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
     const connection = this.#connection;
     if (connection === undefined) throw new Error('the SQLite driver is not initialised');
     const started = Date.now();
-    let counted = false;
-    try {
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await connection.executeQuery<R>(compiledQuery);
-        } catch (error) {
-          if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
-        }
-        if (!counted) {
-          counted = true;
-          Atomics.add(this.#writersWaiting, 0, 1);
-        }
-        const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
-        // SQLite's own account, not a flag kept beside it: it also knows of a transaction that
-        // SQLite rolled back by itself.
-        const letGo = !this.#sqlite.inTransaction;
-        if (letGo) this.#turns.give();
-        await new Promise((resolve) => setTimeout(resolve, pause));
-        if (letGo) await this.#turns.take();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await connection.executeQuery<R>(compiledQuery);
+      } catch (error) {
+        if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
       }
-    } finally {
-      if (counted) Atomics.sub(this.#writersWaiting, 0, 1);
+      const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
+      // SQLite's own account, not a flag kept beside it: it also knows of a transaction that
+      // SQLite rolled back by itself.
+      const letGo = !this.#sqlite.inTransaction;
+      if (letGo) this.#turns.give();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      if (letGo) await this.#turns.take();
     }
   }
 
@@ -215,17 +192,15 @@ function isBusy(error: unknown): boolean {
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #sqlite: SQLite.Database;
-  readonly #writersWaiting: Int32Array;
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, writersWaiting: Int32Array) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(config);
     this.#config = config;
     this.#sqlite = sqlite;
-    this.#writersWaiting = writersWaiting;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#sqlite, this.#writersWaiting);
+    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
   }
 }
 

@@ -18,14 +18,6 @@ import * as repo from './interactions.repository.js';
  * began before them is still running. Images deleted
  * and users erased while their views wait are left out when the batch is written; a batch that
  * fails (the database is down) goes back to wait for the next flush, up to MAX_WAITING views.
- *
- * Giving way (SQLite): the batch holds the database's one write lock, on a thread that a busy
- * server leaves little of a core, and a like waited for it: likes' p99 0.7–1.1 s beside 1,000
- * views a second (docs/PERFORMANCE.md, "Goal 5: the views' thread and a request's floor, looked
- * at again"). With `giveWay` the batch is written in parts of PART_SIZE views, a transaction
- * each, and before each part `giveWay` waits while the server's connection has a statement
- * waiting for the lock. A part that fails goes back to wait with the parts after it; the parts
- * already written stay written, and count as a written batch for the checks running.
  */
 
 export interface PendingView {
@@ -41,10 +33,6 @@ const RETRY_MS = 2_000;
 const FLUSH_AT = 2_000;
 /** Views kept through a database outage; beyond this, new views are not counted. */
 const MAX_WAITING = 100_000;
-/** Views written in one transaction when the batch gives way (a quarter of a second's worth at 200 views a second). */
-export const PART_SIZE = 50;
-/** How long one part waits for writers to be done at most, so a stream of them cannot stop the views. */
-const GIVE_WAY_MAX_MS = 200;
 
 export type ViewBuffer = ReturnType<typeof createViewBuffer>;
 
@@ -58,34 +46,7 @@ export interface ViewCheck {
   readonly since: number;
 }
 
-export interface ViewBufferOptions {
-  /** Resolves when the batch's next part may take the write lock (`giveWayTo`). */
-  giveWay?: () => Promise<void>;
-}
-
-/**
- * Waits while `writersWaiting` (the server's connection's count of statements waiting for the
- * write lock, DatabaseHandle.writersWaiting) is above zero, a millisecond at a time, at most
- * GIVE_WAY_MAX_MS.
- */
-export function giveWayTo(writersWaiting: Int32Array): () => Promise<void> {
-  return async () => {
-    for (
-      let waited = 0;
-      Atomics.load(writersWaiting, 0) > 0 && waited < GIVE_WAY_MAX_MS;
-      waited += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-  };
-}
-
-export function createViewBuffer(
-  db: Kysely<Database>,
-  log: BufferLog,
-  flushMs: number,
-  options: ViewBufferOptions = {},
-) {
+export function createViewBuffer(db: Kysely<Database>, log: BufferLog, flushMs: number) {
   let waiting = new Map<string, PendingView>();
   let writing = new Map<string, PendingView>();
   // Batches written, numbered from 1, kept while a check that began before them runs.
@@ -108,24 +69,12 @@ export function createViewBuffer(
     timer ??= setTimeout(() => void flush(), failing ? RETRY_MS : flushMs).unref();
   }
 
-  /** Writes the batch, in parts when it gives way; `stored` learns of each part once written. */
-  async function write(
-    batch: Array<[string, PendingView]>,
-    stored: Map<string, PendingView>,
-  ): Promise<void> {
-    const giveWay = options.giveWay;
-    const size = giveWay === undefined ? batch.length : PART_SIZE;
-    for (let start = 0; start < batch.length; start += size) {
-      await giveWay?.();
-      const part = batch.slice(start, start + size);
-      const views = part.map(([, view]) => view);
-      await db.transaction().execute(async (trx) => {
-        const kept = await repo.viewsStillValid(trx, views);
-        await repo.insertViews(trx, kept);
-        await repo.addViewCounts(trx, countByImage(kept));
-      });
-      for (const [key, view] of part) stored.set(key, view);
-    }
+  async function write(batch: PendingView[]): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const kept = await repo.viewsStillValid(trx, batch);
+      await repo.insertViews(trx, kept);
+      await repo.addViewCounts(trx, countByImage(kept));
+    });
   }
 
   /** Writes what waits now; resolves when it is in the database (or put back after a failure). */
@@ -137,28 +86,22 @@ export function createViewBuffer(
       writing = waiting;
       waiting = new Map();
       inFlight = true;
-      const stored = new Map<string, PendingView>();
       try {
-        await write([...writing], stored);
+        await write([...writing.values()]);
         failing = false;
+        written += 1;
+        if (checks.size > 0) recent.push({ number: written, views: writing });
       } catch (error) {
         failing = true;
         // A timer set by views that arrived during the write would retry at once: wait instead.
         clearTimeout(timer);
         timer = undefined;
-        log.error(
-          { err: error, views: writing.size - stored.size },
-          'views not written; kept for the next try',
-        );
+        log.error({ err: error, views: writing.size }, 'views not written; kept for the next try');
         for (const [key, view] of writing) {
           if (waiting.size >= MAX_WAITING) break;
-          if (!stored.has(key) && !waiting.has(key)) waiting.set(key, view);
+          if (!waiting.has(key)) waiting.set(key, view);
         }
       } finally {
-        if (stored.size > 0) {
-          written += 1;
-          if (checks.size > 0) recent.push({ number: written, views: stored });
-        }
         writing = new Map();
         inFlight = false;
       }

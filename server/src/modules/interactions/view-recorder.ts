@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import { canSee, type Onlooker } from '../images/visibility.js';
 import * as repo from './interactions.repository.js';
-import { createViewBuffer, type BufferLog, type ViewBufferOptions } from './view-buffer.js';
+import { createViewBuffer, type BufferLog } from './view-buffer.js';
 
 /** One view as the route hands it over: everything the rule needs, already worked out. */
 export interface ViewRequest {
@@ -42,9 +42,8 @@ export function createViewRecorder(
   db: Kysely<Database>,
   log: BufferLog,
   flushMs: number,
-  options: ViewBufferOptions = {},
 ): ViewRecorder {
-  const buffer = createViewBuffer(db, log, flushMs, options);
+  const buffer = createViewBuffer(db, log, flushMs);
   return {
     async record(view) {
       const check = buffer.beginCheck();

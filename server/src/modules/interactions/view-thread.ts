@@ -23,8 +23,6 @@ import type { ViewOutcome, ViewRecorder, ViewRequest } from './view-recorder.js'
 export interface ViewThreadData {
   database: DatabaseConfig;
   flushMs: number;
-  /** The server's connection's writers waiting for the lock (SQLite): the batches give way. */
-  writersWaiting?: Int32Array;
 }
 
 export type ThreadMessage =
@@ -63,11 +61,7 @@ export function startViewThread(options: ViewThreadOptions): ViewRecorder {
   let outbox: ThreadMessage[] = [];
 
   function start(): Worker {
-    const started = spawn({
-      database: options.database,
-      flushMs: options.flushMs,
-      ...(options.writersWaiting === undefined ? {} : { writersWaiting: options.writersWaiting }),
-    });
+    const started = spawn({ database: options.database, flushMs: options.flushMs });
     started.on('message', (replies: ThreadReply[]) => {
       for (const reply of replies) answer(started, reply);
     });

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.js';
-import { giveWayTo, type BufferLog } from './view-buffer.js';
+import type { BufferLog } from './view-buffer.js';
 import { createViewRecorder, type ViewOutcome } from './view-recorder.js';
 import type { ThreadMessage, ThreadReply, ViewThreadData } from './view-thread.js';
 
@@ -34,12 +34,7 @@ const log: BufferLog = {
     reply({ type: 'log', message, views: details.views, error: err.message });
   },
 };
-const recorder = createViewRecorder(
-  database.db,
-  log,
-  data.flushMs,
-  data.writersWaiting === undefined ? {} : { giveWay: giveWayTo(data.writersWaiting) },
-);
+const recorder = createViewRecorder(database.db, log, data.flushMs);
 
 /** The views being checked: a flush or a close waits for them. */
 const checking = new Set<Promise<unknown>>();
