@@ -30,10 +30,10 @@ const MUI = new RegExp(
 
 /**
  * Parts of those folders that no public page draws at first: the base of checkboxes and
- * switches (registration, back-office), the roving focus of tabs and menus (profile tabs, menus
- * opened on demand), the transitions of Fade, Grow, Zoom, Slide and Collapse (overlays loaded on
- * demand), the tabs' scrolling helpers, and the icons of chips, selects, avatars, breadcrumbs,
- * checkboxes, pagination and tab scroll buttons. Matched by the folders above, every page loaded
+ * switches (registration, back-office), the roving focus of menus (opened on demand), the
+ * transitions of Fade, Grow, Zoom, Slide and Collapse (overlays loaded on demand), the scrollbar's
+ * measuring (modals), and the icons of chips, selects, avatars, breadcrumbs, checkboxes and
+ * pagination. Matched by the folders above, every page loaded
  * them in the first-load chunk (goal 8: first-load JavaScript; 1 KB of brotli on each page,
  * which pays for the chunk's split in two below).
  */

@@ -141,6 +141,29 @@ describe('the own profile', () => {
     await page.getByText('Nessuna immagine piaciuta').waitFor();
     expect(new URL(page.url()).searchParams.get('tab')).toBe('liked');
 
+    // The keyboard, after WAI-ARIA's tabs pattern: only the selected tab is in the Tab order,
+    // the arrows move the focus round the row without selecting, Enter selects.
+    const tabStops = () =>
+      page.getByRole('tab').evaluateAll((tabs) => tabs.map((tab) => (tab as HTMLElement).tabIndex));
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await expect(tabStops()).resolves.toEqual([-1, 0, -1]);
+    await page.getByRole('tab', { name: 'Mi piace' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(focused()).resolves.toBe('Carica');
+    await page.keyboard.press('ArrowRight');
+    await expect(focused()).resolves.toBe('Immagini');
+    await page.keyboard.press('ArrowLeft');
+    await expect(focused()).resolves.toBe('Carica');
+    await page.keyboard.press('Home');
+    await expect(focused()).resolves.toBe('Immagini');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('liked');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Carica una nuova immagine' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('upload');
+    await expect(tabStops()).resolves.toEqual([-1, -1, 0]);
+    await expect(focused()).resolves.toBe('Carica');
+
     await page.goto(`${server.url}/user/me?tab=upload`);
     await expect(
       page.getByRole('tab', { name: 'Carica' }).getAttribute('aria-selected'),

@@ -11,8 +11,6 @@ import {
   IconButton,
   Paper,
   Stack,
-  Tab,
-  Tabs,
   Typography,
   useMediaQuery,
   useTheme,
@@ -25,6 +23,7 @@ import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { PROFILE_COLUMNS } from '../components/masonryColumns.js';
 import { ScrollTopButton } from '../components/ScrollTopButton.js';
+import { TabBar, type TabItem } from '../components/TabBar.js';
 import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSession } from '../features/auth/useSession.js';
@@ -390,7 +389,7 @@ export default function ProfilePage() {
   } else if (data === undefined) {
     body = <Loading />;
   } else {
-    const tabs: Array<{ value: TabName; label: string }> = [
+    const tabs: Array<TabItem<TabName>> = [
       { value: 'images', label: 'Immagini' },
       ...(isOwn
         ? [
@@ -431,27 +430,14 @@ export default function ProfilePage() {
           }
         />
         <Box sx={{ borderBottom: 1, borderColor: 'divider', mt: 3, mb: 3 }}>
-          <Tabs
+          <TabBar
+            tabs={tabs}
             value={tab}
-            onChange={(_event, value: TabName) => {
-              selectTab(value);
-            }}
-            variant={narrow ? 'fullWidth' : 'standard'}
-            textColor="inherit"
-            indicatorColor="secondary"
-            aria-label="Sezioni del profilo"
-          >
-            {tabs.map((item) => (
-              <Tab
-                key={item.value}
-                value={item.value}
-                label={item.label}
-                id={`profile-tab-${item.value}`}
-                aria-controls={`profile-panel-${item.value}`}
-                sx={{ fontWeight: 700, textTransform: 'none', fontSize: '1rem', px: 2.5 }}
-              />
-            ))}
-          </Tabs>
+            onChange={selectTab}
+            label="Sezioni del profilo"
+            idPrefix="profile"
+            fullWidth={narrow}
+          />
         </Box>
         <Box role="tabpanel" id={`profile-panel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
           {tab === 'images' && <UserImagesPanel userId={data.user.id_utente} />}
