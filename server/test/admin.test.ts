@@ -619,6 +619,41 @@ describe('images, categories and tags', () => {
     expect((await asAdmin('DELETE', `/api/admin/tags/${id}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/images/${image.id_image}`)).json().tags).toEqual([]);
   });
+
+  it('refuses a name past its kind’s limit, created or renamed, and keeps nothing of it', async () => {
+    const kept = await asAdmin('POST', '/api/admin/tags', { nome: 't'.repeat(50) });
+    expect(kept.json().nome).toBe('t'.repeat(50));
+    const tagId = kept.json().id_tag;
+    // 51 characters: before, cut to the 50 of the tag above and refused as a duplicate.
+    for (const [method, url] of [
+      ['POST', '/api/admin/tags'],
+      ['PUT', `/api/admin/tags/${tagId}`],
+    ] as const) {
+      const refused = await asAdmin(method, url, { nome: 'u'.repeat(51) });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({
+        detail: 'Il nome può contenere al massimo 50 caratteri.',
+      });
+    }
+    const category = await asAdmin('POST', '/api/admin/categories', { nome: 'c'.repeat(60) });
+    expect(category.statusCode).toBe(201);
+    const categoryId = category.json().id_categoria;
+    const tooLong = await asAdmin('PUT', `/api/admin/categories/${categoryId}`, {
+      nome: 'd'.repeat(61),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toEqual({ detail: 'Il nome può contenere al massimo 60 caratteri.' });
+
+    const tags = (await asAdmin('GET', '/api/admin/tags')).json() as Array<{ nome: string }>;
+    expect(tags.map((tag) => tag.nome).filter((nome) => /^[tu]+$/.test(nome))).toEqual([
+      't'.repeat(50),
+    ]);
+    const categories = (await asAdmin('GET', '/api/admin/categories')).json() as Array<{
+      id_categoria: number;
+      nome: string;
+    }>;
+    expect(categories.find((row) => row.id_categoria === categoryId)?.nome).toBe('c'.repeat(60));
+  });
 });
 
 describe('GET /api/admin/stats', () => {

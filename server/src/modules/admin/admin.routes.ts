@@ -118,15 +118,14 @@ const ImageEdit = Type.Object(
   { additionalProperties: false },
 );
 
-const NameBody = (title: string) =>
+/** A category's or a tag's name, refused past its own limit (never cut short in silence). */
+const NameBody = (title: string, maxLength: number) =>
   Type.Object(
     {
       nome: Type.String({
         title,
-        maxLength: CATEGORY_NAME_MAX_LENGTH,
-        errorMessage: {
-          maxLength: `Il nome può contenere al massimo ${CATEGORY_NAME_MAX_LENGTH} caratteri.`,
-        },
+        maxLength,
+        errorMessage: { maxLength: `Il nome può contenere al massimo ${maxLength} caratteri.` },
       }),
     },
     { additionalProperties: false },
@@ -278,6 +277,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   // Categories and tags --------------------------------------------------------------------
   for (const kind of ['categories', 'tags'] as const) {
     const title = kind === 'categories' ? 'Nome Categoria' : 'Nome Tag';
+    const nameMaxLength = kind === 'categories' ? CATEGORY_NAME_MAX_LENGTH : TAG_NAME_MAX_LENGTH;
     // The admin shape of a category says image_count (SPEC §3), not the public `count`.
     const present = (row: TaxonomyRow) =>
       kind === 'categories'
@@ -306,7 +306,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       `/admin/${kind}`,
       {
         schema: schema(`Create one of the ${kind} (unique name, case-insensitive)`, {
-          body: NameBody(title),
+          body: NameBody(title, nameMaxLength),
           response: { 201: Item, ...errorResponses(400, 401, 403) },
         }),
       },
@@ -319,7 +319,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       {
         schema: schema(`Rename one of the ${kind}`, {
           params: IdParams,
-          body: NameBody(title),
+          body: NameBody(title, nameMaxLength),
           response: { 200: Item, ...errorResponses(400, 401, 403, 404) },
         }),
       },
