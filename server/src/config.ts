@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isEmailAddress, placeholderAddress } from './lib/email-address.js';
 import {
   isValidUsername,
   normalizeUsername,
@@ -194,12 +195,13 @@ function parseSmtpUrl(value: string | undefined): string | undefined {
   return value;
 }
 
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+$/;
+/** A sender's address: looser than a user's (`noreply@localhost` is a fine sender). */
+const SENDER = /^[^\s@<>]+@[^\s@<>]+$/;
 
 function parseMailFrom(value: string | undefined): string {
   if (value === undefined) return 'Muri Parlanti <noreply@localhost>';
   const address = /<([^<>]+)>\s*$/.exec(value)?.[1] ?? value;
-  if (!EMAIL.test(address)) {
+  if (!SENDER.test(address)) {
     throw new ConfigError(
       'MAIL_FROM',
       `must be an e-mail address or "Name <address>", got "${value}"`,
@@ -237,10 +239,11 @@ function parseAdmin(
       `must be at least ${PASSWORD_MIN_LENGTH} characters long`,
     );
   }
-  if (email !== undefined && !EMAIL.test(email)) {
+  // The API's own rule: an address it would refuse could never be saved again in a form.
+  if (email !== undefined && !isEmailAddress(email)) {
     throw new ConfigError('ADMIN_EMAIL', `is not a valid e-mail address: "${email}"`);
   }
-  return { username, password, email: email ?? `${username.toLowerCase()}@localhost` };
+  return { username, password, email: email ?? placeholderAddress(username) };
 }
 
 function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {

@@ -644,14 +644,13 @@ describe('images, categories and tags', () => {
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json()).toEqual({ detail: 'Il nome può contenere al massimo 60 caratteri.' });
 
-    const tags = (await asAdmin('GET', '/api/admin/tags')).json() as Array<{ nome: string }>;
+    const tags = (await asAdmin('GET', '/api/admin/tags')).json<Array<{ nome: string }>>();
     expect(tags.map((tag) => tag.nome).filter((nome) => /^[tu]+$/.test(nome))).toEqual([
       't'.repeat(50),
     ]);
-    const categories = (await asAdmin('GET', '/api/admin/categories')).json() as Array<{
-      id_categoria: number;
-      nome: string;
-    }>;
+    const categories = (await asAdmin('GET', '/api/admin/categories')).json<
+      Array<{ id_categoria: number; nome: string }>
+    >();
     expect(categories.find((row) => row.id_categoria === categoryId)?.nome).toBe('c'.repeat(60));
   });
 });

@@ -1,10 +1,31 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import type { GeneratedAdministrator } from '../src/modules/users/users.service.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { login } from './helpers/factories.js';
 
 let t: TestApp | undefined;
+
+/**
+ * The profile form sends the address back as it is: the one the server made at start must pass
+ * the API's own check (a one-label domain such as `@localhost` did not, 400).
+ */
+async function expectProfileSavedUnchanged(
+  app: TestApp,
+  session: { access_token: string; user: { username: string; email: string } },
+  email: string,
+): Promise<void> {
+  expect(session.user.email).toBe(email);
+  const saved = await app.app.inject({
+    method: 'PUT',
+    url: '/api/users/me',
+    headers: { authorization: `Bearer ${session.access_token}` },
+    payload: { username: session.user.username, email, password: '' },
+  });
+  expect(saved.statusCode).toBe(200);
+  expect(saved.json().email).toBe(email);
+}
 afterEach(async () => {
   await t?.close();
   t = undefined;
@@ -25,6 +46,7 @@ describe('first administrator (D12)', () => {
     const session = await login(t.app, admin!.username, admin!.password);
     expect(session.statusCode).toBe(200);
     expect(session.json().user.is_superuser).toBe(true);
+    await expectProfileSavedUnchanged(t, session.json(), 'admin@localhost.localdomain');
 
     // A second start on the same database finds the administrator and says nothing.
     const again = await buildApp(t.config, {
@@ -51,6 +73,18 @@ describe('first administrator (D12)', () => {
     await again.close();
     expect((await login(t.app, 'capo', 'prima-password')).statusCode).toBe(200);
     expect((await login(t.app, 'capo', 'altra-password')).statusCode).toBe(401);
+  });
+
+  it('gives a configured administrator without an address one the profile form saves', async () => {
+    // As loadConfig fills ADMIN_EMAIL in: the name without its accent, in lower case.
+    const config = loadConfig({
+      ADMIN_USERNAME: 'Nicco\u0300la',
+      ADMIN_PASSWORD: 'prima-password',
+    });
+    t = await buildTestApp({ admin: config.admin });
+    const session = await login(t.app, 'Nicco\u0300la', 'prima-password');
+    expect(session.statusCode).toBe(200);
+    await expectProfileSavedUnchanged(t, session.json(), 'niccola@localhost.localdomain');
   });
 
   it('keeps the generated JWT secret across restarts, so sessions survive', async () => {

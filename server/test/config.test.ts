@@ -69,6 +69,19 @@ describe('loadConfig', () => {
     expect(loadConfig(env, cwd).admin?.username).toBe('Nicco\u0300la');
   });
 
+  it('gives the administrator an address the API takes when ADMIN_EMAIL is unset', () => {
+    for (const [username, email] of [
+      ['Capo', 'capo@localhost.localdomain'],
+      ['Nicco\u0300la', 'niccola@localhost.localdomain'],
+      ['Perché', 'perche@localhost.localdomain'],
+      ['.capo..di_tutti-i.', 'capo.di_tutti-i@localhost.localdomain'],
+      ['Ωμέγα', 'admin@localhost.localdomain'],
+    ]) {
+      const env = { ADMIN_USERNAME: username, ADMIN_PASSWORD: 'una-password-lunga' };
+      expect(loadConfig(env, cwd).admin?.email).toBe(email);
+    }
+  });
+
   it.each([
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
@@ -90,6 +103,15 @@ describe('loadConfig', () => {
       { ADMIN_USERNAME: 'capo', ADMIN_PASSWORD: 'una-password-lunga', ADMIN_EMAIL: 'capo' },
     ],
     ['ADMIN_EMAIL', { ADMIN_EMAIL: 'capo@example.it' }],
+    // The API refuses a domain of one label: the administrator could never save the profile.
+    [
+      'ADMIN_EMAIL',
+      {
+        ADMIN_USERNAME: 'capo',
+        ADMIN_PASSWORD: 'una-password-lunga',
+        ADMIN_EMAIL: 'capo@localhost',
+      },
+    ],
     ['DEMO_CONTENT', { DEMO_CONTENT: 'forse' }],
     ['DEMO_IMAGES', { DEMO_IMAGES: 'tanti' }],
     ['DEMO_IMAGES', { DEMO_IMAGES: '0' }],

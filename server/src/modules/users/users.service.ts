@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
+import { placeholderAddress } from '../../lib/email-address.js';
 import { badRequest, MESSAGES, notFound, unauthorized } from '../../lib/errors.js';
 import { foldKey, lowerCaseKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -260,7 +261,7 @@ export function createUsersService(
     const password = generatePassword();
     const created = await createIgnoringRace({
       username,
-      email: `${username}@localhost`,
+      email: placeholderAddress(username),
       password,
       isSuperuser: true,
     });
@@ -279,7 +280,7 @@ export function createUsersService(
 
   async function freeAdministratorName(): Promise<string> {
     for (const candidate of ['admin', 'amministratore']) {
-      if (!(await repo.isUsernameOrEmailTaken(db, candidate, `${candidate}@localhost`))) {
+      if (!(await repo.isUsernameOrEmailTaken(db, candidate, placeholderAddress(candidate)))) {
         return candidate;
       }
     }
