@@ -45,6 +45,11 @@ export interface AppConfig {
   readonly trustProxy: string | boolean;
   /** Where the built web app lives; its index.html answers every client-side route. */
   readonly webDistDir: string;
+  /**
+   * The site's address as its visitors reach it (PUBLIC_URL), an origin without a trailing
+   * slash: links in e-mails must be whole, a mail client has no page to resolve a path against.
+   */
+  readonly publicUrl: string;
 }
 
 export type DatabaseConfig =
@@ -87,8 +92,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const adminUsername = read('ADMIN_USERNAME');
   const adminPassword = env['ADMIN_PASSWORD'] === '' ? undefined : env['ADMIN_PASSWORD'];
 
+  const port = parsePort(read('PORT'));
   return makeConfig({
-    port: parsePort(read('PORT')),
+    port,
     host: read('HOST') ?? '0.0.0.0',
     dataDir,
     database: parseDatabaseUrl(read('DATABASE_URL'), dataDir),
@@ -107,6 +113,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicCacheMs: parseCount('PUBLIC_CACHE_MS', read('PUBLIC_CACHE_MS'), 1000, 0),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
+    publicUrl: parsePublicUrl(read('PUBLIC_URL'), port),
   });
 }
 
@@ -131,6 +138,7 @@ export function makeConfig(overrides: Partial<AppConfig> & Pick<AppConfig, 'data
     publicCacheMs: 1000,
     trustProxy: false,
     webDistDir: path.resolve(repoRoot, 'web', 'dist'),
+    publicUrl: localUrl(overrides.port ?? 3000),
     ...overrides,
   };
   return Object.freeze(config);
@@ -142,6 +150,33 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError('PORT', `must be a whole number from 0 to 65535, got "${value}"`);
   }
   return Number(value);
+}
+
+/** Where a browser on the server's own machine finds it: the default of PUBLIC_URL. */
+function localUrl(port: number): string {
+  return port === 80 || port === 0 ? 'http://localhost' : `http://localhost:${String(port)}`;
+}
+
+function parsePublicUrl(value: string | undefined, port: number): string {
+  if (value === undefined) return localUrl(port);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `is not a valid URL (expected https://…), got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', `must start with https:// or http://, got "${value}"`);
+  }
+  // The web app answers at the root of its host: a path, a query or credentials in the
+  // address would make every link in an e-mail wrong.
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      `must be the site's address alone, like https://muri.example.it, got "${value}"`,
+    );
+  }
+  return url.origin;
 }
 
 function parseDatabaseUrl(value: string | undefined, dataDir: string): DatabaseConfig {

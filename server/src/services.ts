@@ -124,7 +124,7 @@ function createContext(
     taxonomy,
     images,
     // D8: the uploader's e-mail is queued in the decision's own transaction.
-    onDecision: createModerationMailHook({ clock, settings, jobs }),
+    onDecision: createModerationMailHook({ clock, settings, jobs, siteUrl: config.publicUrl }),
   });
   const interactions = createInteractionsService(
     db,

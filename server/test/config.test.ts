@@ -56,6 +56,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the site address from PUBLIC_URL, or the local one of PORT', () => {
+    expect(loadConfig({}, cwd).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '8080' }, cwd).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '80' }, cwd).publicUrl).toBe('http://localhost');
+    for (const value of ['https://Muri.Example.it', 'https://muri.example.it/']) {
+      expect(loadConfig({ PUBLIC_URL: value }, cwd).publicUrl).toBe('https://muri.example.it');
+    }
+    expect(loadConfig({ PUBLIC_URL: 'http://muri.example.it:8080' }, cwd).publicUrl).toBe(
+      'http://muri.example.it:8080',
+    );
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ', DEMO_CONTENT: '' }, cwd)).toMatchObject({
       port: 3000,
@@ -119,6 +131,11 @@ describe('loadConfig', () => {
     ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: '0' }],
     ['PUBLIC_CACHE_MS', { PUBLIC_CACHE_MS: '-1' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'muri.example.it' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://muri.example.it' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://muri.example.it/galleria' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://muri.example.it/?ref=mail' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://utente:segreto@muri.example.it' }],
   ])('names %s when its value is wrong', (variable, env) => {
     let caught: unknown;
     try {

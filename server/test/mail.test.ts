@@ -196,6 +196,7 @@ describe('with an SMTP server', () => {
     t = await buildTestApp({
       smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
       mailFrom: 'Muri Parlanti <noreply@muri.example>',
+      publicUrl: 'https://muri.example',
     });
     user = await createUser(t.app);
   });
@@ -225,10 +226,13 @@ describe('with an SMTP server', () => {
     expect(mail.headers.get('auto-submitted')).toBe('auto-generated');
     expect(mail.text).toContain(`Ciao ${user.username},`);
     expect(mail.text).toContain('la tua immagine «Muro di via Roma» è stata approvata');
-    expect(mail.text).toContain(`/image/${image.id_image}`);
+    // Whole links: a mail client has no page to resolve a bare path against.
+    expect(mail.text).toContain(
+      `Puoi vederla qui: https://muri.example/image/${image.id_image}\r\n`,
+    );
     expect(mail.text).toContain('Il team di Muri Parlanti');
     expect(mail.html).toContain('«Muro di via Roma»');
-    expect(mail.html).toContain(`href="/image/${image.id_image}"`);
+    expect(mail.html).toContain(`href="https://muri.example/image/${image.id_image}"`);
     expect(mail.html).toContain('lang="it"');
 
     const [job] = await mailJobs(t.app);
@@ -340,7 +344,8 @@ describe('without SMTP_URL', () => {
     expect(mail.headers.get('to')).toBe(user.email);
     expect(mail.headers.get('subject')).toBe(APPROVED_SUBJECT);
     expect(mail.text).toContain('«Muro in archivio»');
-    expect(mail.html).toContain(`/image/${image.id_image}`);
+    // PUBLIC_URL unset: the address of the server on its own machine.
+    expect(mail.html).toContain(`href="http://localhost:3000/image/${image.id_image}"`);
 
     const line = t.logs.find((entry) => entry['file'] === file);
     expect(line?.['msg']).toBe('e-mail written to the outbox (SMTP_URL is not set)');

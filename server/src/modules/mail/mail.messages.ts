@@ -28,11 +28,11 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * Where the web app shows an image (D11). A path: the configuration has no public address of
- * the site yet; `baseUrl` makes it absolute once there is one.
+ * Where the web app shows an image (D11), whole: a mail client has no page to resolve a path
+ * against. `siteUrl` is the site's origin (PUBLIC_URL).
  */
-export function imageLink(id_image: number, baseUrl = ''): string {
-  return `${baseUrl.replace(/\/+$/, '')}/image/${id_image}`;
+export function imageLink(id_image: number, siteUrl: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/image/${String(id_image)}`;
 }
 
 export interface DecisionMailInput {
@@ -40,12 +40,12 @@ export interface DecisionMailInput {
   username: string;
   title: string | null;
   id_image: number;
-  baseUrl?: string;
+  siteUrl: string;
 }
 
 export function approvalMail(input: DecisionMailInput): OutgoingMail {
   const title = input.title ?? UNTITLED;
-  const link = imageLink(input.id_image, input.baseUrl);
+  const link = imageLink(input.id_image, input.siteUrl);
   const text = [
     `Ciao ${input.username},`,
     '',

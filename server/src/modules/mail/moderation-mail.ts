@@ -7,6 +7,8 @@ import { findDecisionRecipient } from './mail.repository.js';
 
 export interface ModerationMailDeps {
   clock: Clock;
+  /** The site's address (PUBLIC_URL), for the link to the approved image. */
+  siteUrl: string;
   settings: Pick<SettingsService, 'get'>;
   /**
    * The job worker of this process, woken at once. Before the commit a worker on PostgreSQL may
@@ -32,6 +34,7 @@ export function createModerationMailHook(deps: ModerationMailDeps): DecisionHook
       username: recipient.username,
       title: recipient.titolo_img,
       id_image: recipient.id_image,
+      siteUrl: deps.siteUrl,
     };
     const mail =
       decision === 'approved'
