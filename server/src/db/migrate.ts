@@ -13,6 +13,7 @@ import * as interactionsByImage from './migrations/2026-11-28T0100-interactions-
 import * as unicodeLower from './migrations/2026-11-28T1500-unicode-lower.js';
 import * as searchTermBlocks from './migrations/2026-11-29T0900-search-term-blocks.js';
 import * as searchPublishedBounds from './migrations/2026-12-01T2100-search-published-bounds.js';
+import * as searchRankDocuments from './migrations/2026-12-02T1400-search-rank-documents.js';
 import type { Database } from './tables.js';
 
 /*
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28T1500-unicode-lower': unicodeLower,
   '2026-11-29T0900-search-term-blocks': searchTermBlocks,
   '2026-12-01T2100-search-published-bounds': searchPublishedBounds,
+  '2026-12-02T1400-search-rank-documents': searchRankDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -366,29 +366,32 @@ export function createSearchRepository(
   ): RawBuilder<Hit> {
     if (postgres) {
       const tsquery = sql`${tsqueryText(query)}::tsquery`;
-      const weights = `{${[WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',')}}`;
+      const weightList = [WEIGHTS.author, WEIGHTS.body, WEIGHTS.tags, WEIGHTS.title].join(',');
+      const weights = sql`${`{${weightList}}`}::float4[]`;
       // Normalisation 1 divides by 1 + log(document length): bm25 also prefers the shorter
       // of two documents holding the words, and without it the engines ordered OCR-only
       // documents differently (issue 9, step 5: 5 of 317 evaluation queries, all recovered).
-      const score = withScore
-        ? sql`ts_rank_cd(${weights}::float4[], document, ${tsquery}, 1)`
-        : sql`0`;
+      const normalization = sql.lit(1);
       if (path !== 'documents') {
-        // Only the candidates' documents are read, and only to rank them. The candidates come
-        // newest first; looked up in that order, their pages are read from the end of the table
-        // backwards, which the OS's readahead does not follow. Lowest id first, 2,000 documents
-        // come from the disk in 96–103 ms instead of 229–235, and warm in the same time
-        // (docs/PERFORMANCE.md, "Documents read in the table's order"). The sort keeps the
-        // subquery from being pulled up, so the nested loop's lookups follow it.
+        // Only the candidates' documents are read, and only to rank them: by the function of
+        // migration 2026-12-02T1400-search-rank-documents, a bitmap heap scan that asks for the
+        // pages ahead, so a first search reads 2,000 documents from the disk in 40–74 ms
+        // instead of 106–160 (docs/PERFORMANCE.md, "Documents asked for ahead").
         const candidates = newestWithEvery(plan.terms, path, knownIds);
         return withScore
           ? sql<Hit>`(
-              SELECT c.id, ${score} AS score, c.published_at
-              FROM (SELECT * FROM ${candidates} AS newest ORDER BY id) AS c
-              JOIN image_search ON image_search.id_image = c.id
+              WITH c AS MATERIALIZED (SELECT * FROM ${candidates} AS newest)
+              SELECT c.id, ranked.score, c.published_at
+              FROM search_rank_documents(
+                ARRAY(SELECT id FROM c), ${tsquery}, ${weights}, ${normalization}
+              ) AS ranked
+              JOIN c ON c.id = ranked.id_image
             )`
           : sql<Hit>`(SELECT c.id, 0 AS score, c.published_at FROM ${candidates} AS c)`;
       }
+      const score = withScore
+        ? sql`ts_rank_cd(${weights}, document, ${tsquery}, ${normalization})`
+        : sql`0`;
       // The prefix retry (a word still being typed, only when nothing matched it whole)
       // merges every term starting with it, which the GIN index does in one scan; words that
       // seldom meet are intersected there, and each match's document is ranked as it is read.
