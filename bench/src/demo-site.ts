@@ -85,14 +85,20 @@ export async function startDemoSite(webDir: string, demoImages: string): Promise
   };
 }
 
-/** The pages goal 8 measures: home and the newest approved picture's page. */
+/**
+ * The pages goal 8 measures, home and the newest approved picture's page, and one more to ask
+ * for (`--pages profile`): its uploader's public profile, the public page with the most
+ * first-load JavaScript of its own (docs/PERFORMANCE.md, "First-load JavaScript of every public
+ * page").
+ */
 export async function goalPages(origin: string): Promise<Array<{ name: string; url: string }>> {
   const first = (await (await fetch(`${origin}/api/images?limit=1`)).json()) as {
-    images: Array<{ id_image: number }>;
+    images: Array<{ id_image: number; id_utente: number }>;
   };
-  const imageId = first.images[0]?.id_image;
+  const image = first.images[0];
   return [
     { name: 'home', url: `${origin}/` },
-    { name: 'image', url: `${origin}/image/${String(imageId)}` },
+    { name: 'image', url: `${origin}/image/${String(image?.id_image)}` },
+    { name: 'profile', url: `${origin}/user/${String(image?.id_utente)}` },
   ];
 }

@@ -11,6 +11,7 @@ import { callerPath } from './options.js';
 
 /*
  * `npm run bench:lighthouse -- [--runs 3] [--demo-images 60] [--save <dir>] [--pages home,image]
+ *   (or `profile`: a demo user's public profile)
  *   [--presets mobile,desktop] [--web <dir>]`
  *
  * Issue 8, goal 8: Lighthouse (the npm package, driving Debian's Chromium) on the home page and
@@ -24,7 +25,7 @@ import { callerPath } from './options.js';
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
-    /** Which of the pages (home, image) and presets (mobile, desktop) to measure. */
+    /** Which of the pages (home, image, profile) and presets (mobile, desktop) to measure. */
     pages: { type: 'string', default: 'home,image' },
     presets: { type: 'string', default: 'mobile,desktop' },
     /** A web app built before (`npx vite build --outDir <dir>`) instead of the working tree's. */
