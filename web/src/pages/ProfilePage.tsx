@@ -16,7 +16,7 @@ import {
   useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
@@ -33,7 +33,7 @@ import { useExportData } from '../features/profile/useExportData.js';
 import { useFollow } from '../features/profile/useFollow.js';
 import { useLikedImages } from '../features/profile/useLikedImages.js';
 import { useProfile, type PublicProfile } from '../features/profile/useProfile.js';
-import { useUserImages } from '../features/profile/useUserImages.js';
+import { userImagesQuery, useUserImages } from '../features/profile/useUserImages.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { formatLongDate } from '../lib/format.js';
 import { clearSession, type SessionUser } from '../lib/session.js';
@@ -335,6 +335,16 @@ export default function ProfilePage() {
     viewer === null && (id === 'me' || requestedTab === 'liked' || requestedTab === 'upload');
   const profile = useProfile(id, viewer?.id_utente ?? null, validRef && !needsLogin && !leaving);
   const data = profile.data;
+  // The pictures are asked for with the profile, not once it has come: whose they are is known
+  // from the address, or from the session for 'me', and the page's largest paint is the first
+  // photo (docs/PERFORMANCE.md, "The profile's tabs": two answers one after the other).
+  const knownUserId = id === 'me' ? viewer?.id_utente : validRef ? Number(id) : undefined;
+  const opensOnImages = requestedTab !== 'liked' && requestedTab !== 'upload';
+  useEffect(() => {
+    if (knownUserId === undefined || !opensOnImages || needsLogin || leaving) return;
+    // A refusal is the panel's to show: it asks again when it mounts.
+    queryClient.infiniteQuery(userImagesQuery(knownUserId)).catch(() => undefined);
+  }, [queryClient, knownUserId, opensOnImages, needsLogin, leaving]);
 
   const notFound = !validRef || (profile.error instanceof ApiError && profile.error.status === 404);
   usePageTitle(data?.user.username ?? (notFound ? 'Utente non trovato' : 'Profilo'));
