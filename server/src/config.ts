@@ -113,7 +113,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicCacheMs: parseCount('PUBLIC_CACHE_MS', read('PUBLIC_CACHE_MS'), 1000, 0),
     trustProxy: parseTrustProxy(read('TRUST_PROXY')),
     webDistDir: path.resolve(cwd, read('WEB_DIST_DIR') ?? path.resolve(repoRoot, 'web', 'dist')),
-    publicUrl: parsePublicUrl(read('PUBLIC_URL'), port),
+    publicUrl: parsePublicUrl(read('PUBLIC_URL'), port, read('SMTP_URL') !== undefined),
   });
 }
 
@@ -152,13 +152,20 @@ function parsePort(value: string | undefined): number {
   return Number(value);
 }
 
-/** Where a browser on the server's own machine finds it: the default of PUBLIC_URL. */
+/**
+ * Where a browser on the server's own machine finds it: the default of PUBLIC_URL. Port 0 (a
+ * free one picked at start, for tests) has no number to name yet.
+ */
 function localUrl(port: number): string {
   return port === 80 || port === 0 ? 'http://localhost' : `http://localhost:${String(port)}`;
 }
 
-function parsePublicUrl(value: string | undefined, port: number): string {
-  if (value === undefined) return localUrl(port);
+function parsePublicUrl(value: string | undefined, port: number, mailsOut: boolean): string {
+  if (value === undefined) {
+    // E-mails that leave the machine would link their readers to their own localhost.
+    if (mailsOut) throw new ConfigError('PUBLIC_URL', 'must be set when SMTP_URL is set');
+    return localUrl(port);
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -170,7 +177,8 @@ function parsePublicUrl(value: string | undefined, port: number): string {
   }
   // The web app answers at the root of its host: a path, a query or credentials in the
   // address would make every link in an e-mail wrong.
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+  const credentials = url.username !== '' || url.password !== '';
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || credentials) {
     throw new ConfigError(
       'PUBLIC_URL',
       `must be the site's address alone, like https://muri.example.it, got "${value}"`,

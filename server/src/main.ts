@@ -10,8 +10,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config: AppConfig;
+  let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     config = loadConfig();
+    // Some values can only be checked against the database (ADMIN_EMAIL's owner).
+    app = await buildApp(config, { onGeneratedAdministrator: printAdministrator });
   } catch (error) {
     if (error instanceof ConfigError) {
       // One clear line naming the variable, and no stack trace: the operator fixes the value.
@@ -21,7 +24,6 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp(config, { onGeneratedAdministrator: printAdministrator });
   if (config.demoContent && (await isGalleryEmpty(app.ctx))) {
     process.stdout.write('Empty gallery: generating the demo content (DEMO_CONTENT=0 skips it)…\n');
     const summary = await seedDemoContent(app.ctx, {

@@ -624,7 +624,8 @@ describe('images, categories and tags', () => {
     const kept = await asAdmin('POST', '/api/admin/tags', { nome: 't'.repeat(50) });
     expect(kept.json().nome).toBe('t'.repeat(50));
     const tagId = kept.json().id_tag;
-    // 51 characters: before, cut to the 50 of the tag above and refused as a duplicate.
+    // 51 characters: before, taken and cut to 50 in silence (the categories' limit of 60 was
+    // checked), and a name of 51–60 the same as a tag's first 50 refused as a duplicate.
     for (const [method, url] of [
       ['POST', '/api/admin/tags'],
       ['PUT', `/api/admin/tags/${tagId}`],

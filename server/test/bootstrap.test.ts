@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import type { GeneratedAdministrator } from '../src/modules/users/users.service.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
-import { login } from './helpers/factories.js';
+import { createUser, login } from './helpers/factories.js';
 
 let t: TestApp | undefined;
 
@@ -84,7 +84,29 @@ describe('first administrator (D12)', () => {
     t = await buildTestApp({ admin: config.admin });
     const session = await login(t.app, 'Nicco\u0300la', 'prima-password');
     expect(session.statusCode).toBe(200);
-    await expectProfileSavedUnchanged(t, session.json(), 'niccola@localhost.localdomain');
+    expect(session.json().user.email).toMatch(/^niccola-[0-9a-f]{8}@localhost\.localdomain$/);
+    await expectProfileSavedUnchanged(t, session.json(), session.json().user.email);
+  });
+
+  it('refuses to start when the configured address belongs to another account', async () => {
+    t = await buildTestApp({ admin: undefined });
+    const other = await createUser(t.app);
+    let caught: unknown;
+    try {
+      const again = await buildApp(
+        {
+          ...t.config,
+          admin: { username: 'capo', password: 'prima-password', email: other.email },
+        },
+        { logStream: { write: () => undefined } },
+      );
+      await again.close();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe('ADMIN_EMAIL');
+    expect((await login(t.app, 'capo', 'prima-password')).statusCode).toBe(401);
   });
 
   it('keeps the generated JWT secret across restarts, so sessions survive', async () => {

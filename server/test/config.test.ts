@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         DATABASE_URL: 'postgres://muri@db:5432/muri',
         JWT_SECRET: 's'.repeat(40),
         SMTP_URL: 'smtp://user:pass@mail.example.it:587',
+        PUBLIC_URL: 'https://muri.example.it',
         MAIL_FROM: 'Muri Parlanti <noreply@example.it>',
         ADMIN_USERNAME: 'capo',
         ADMIN_PASSWORD: 'una-password-lunga',
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       database: { kind: 'postgres', url: 'postgres://muri@db:5432/muri' },
       jwtSecret: 's'.repeat(40),
       smtpUrl: 'smtp://user:pass@mail.example.it:587',
+      publicUrl: 'https://muri.example.it',
       mailFrom: 'Muri Parlanti <noreply@example.it>',
       admin: { username: 'capo', password: 'una-password-lunga', email: 'capo@example.it' },
       demoContent: false,
@@ -66,6 +68,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'http://muri.example.it:8080' }, cwd).publicUrl).toBe(
       'http://muri.example.it:8080',
     );
+    // A scheme's own port is left out, as browsers write it; an IPv6 host keeps its brackets.
+    expect(loadConfig({ PUBLIC_URL: 'https://muri.example.it:443' }, cwd).publicUrl).toBe(
+      'https://muri.example.it',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://[2001:db8::1]:8080/' }, cwd).publicUrl).toBe(
+      'http://[2001:db8::1]:8080',
+    );
   });
 
   it('treats empty variables as unset', () => {
@@ -82,16 +91,27 @@ describe('loadConfig', () => {
   });
 
   it('gives the administrator an address the API takes when ADMIN_EMAIL is unset', () => {
-    for (const [username, email] of [
-      ['Capo', 'capo@localhost.localdomain'],
-      ['Nicco\u0300la', 'niccola@localhost.localdomain'],
-      ['Perché', 'perche@localhost.localdomain'],
-      ['.capo..di_tutti-i.', 'capo.di_tutti-i@localhost.localdomain'],
-      ['Ωμέγα', 'admin@localhost.localdomain'],
-    ]) {
-      const env = { ADMIN_USERNAME: username, ADMIN_PASSWORD: 'una-password-lunga' };
-      expect(loadConfig(env, cwd).admin?.email).toBe(email);
+    const addressOf = (username: string) =>
+      loadConfig({ ADMIN_USERNAME: username, ADMIN_PASSWORD: 'una-password-lunga' }, cwd).admin
+        ?.email ?? '';
+    expect(addressOf('Capo')).toBe('capo@localhost.localdomain');
+    expect(addressOf('capo.di_tutti-i')).toBe('capo.di_tutti-i@localhost.localdomain');
+    // A name that loses characters on the way gets a suffix of its own, so two such names
+    // never ask for one address.
+    for (const [username, local] of [
+      ['Nicco\u0300la', 'niccola'],
+      ['Perché', 'perche'],
+      ['.capo..di_tutti-i.', 'capo.di_tutti-i'],
+      ['Ωμέγα', 'admin'],
+      ['Ωμέγαα', 'admin'],
+    ] as const) {
+      expect(addressOf(username)).toMatch(
+        new RegExp(`^${local}-[0-9a-f]{8}@localhost\\.localdomain$`),
+      );
     }
+    expect(addressOf('Perché')).not.toBe(addressOf('Perche'));
+    expect(addressOf('Ωμέγα')).not.toBe(addressOf('Ωμέγαα'));
+    expect(addressOf('Perché')).toBe(addressOf('Perché'));
   });
 
   it.each([
@@ -131,11 +151,22 @@ describe('loadConfig', () => {
     ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: '0' }],
     ['PUBLIC_CACHE_MS', { PUBLIC_CACHE_MS: '-1' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    // Past the API's 254 characters, well formed as it is.
+    [
+      'ADMIN_EMAIL',
+      {
+        ADMIN_USERNAME: 'capo',
+        ADMIN_PASSWORD: 'una-password-lunga',
+        ADMIN_EMAIL: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.it`,
+      },
+    ],
     ['PUBLIC_URL', { PUBLIC_URL: 'muri.example.it' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://muri.example.it' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://muri.example.it/galleria' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://muri.example.it/?ref=mail' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://utente:segreto@muri.example.it' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://:segreto@muri.example.it' }],
+    ['PUBLIC_URL', { SMTP_URL: 'smtp://mail.example.it:587' }],
   ])('names %s when its value is wrong', (variable, env) => {
     let caught: unknown;
     try {

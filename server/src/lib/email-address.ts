@@ -1,4 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { createHash } from 'node:crypto';
+import { EMAIL_MAX_LENGTH } from '../modules/users/users.rules.js';
 
 const format = fullFormats.email;
 if (!(format instanceof RegExp)) throw new Error('ajv-formats: the email format is not a pattern');
@@ -11,7 +13,7 @@ const EMAIL: RegExp = format;
  * administrator must later be able to save unchanged in the profile form.
  */
 export function isEmailAddress(value: string): boolean {
-  return EMAIL.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL.test(value);
 }
 
 /**
@@ -19,14 +21,21 @@ export function isEmailAddress(value: string): boolean {
  * address's local part takes (accents dropped, lower case), at `localhost.localdomain`. Not
  * `localhost`: the API refuses a domain of one label, so the administrator could not save
  * their own profile, nor another administrator their account's form, without changing it.
+ * A name that loses characters on the way gets a suffix of its own: 'Perché' and 'Perche', or
+ * two names of Greek letters only, would otherwise ask for one address, and the second
+ * administrator could not be created.
  */
 export function placeholderAddress(username: string): string {
-  const local = username
+  const ascii = username
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9._-]/g, '')
     .replace(/\.{2,}/g, '.')
     .replace(/^\.|\.$/g, '');
-  return `${local === '' ? 'admin' : local}@localhost.localdomain`;
+  const local =
+    ascii === username.toLowerCase()
+      ? ascii
+      : `${ascii === '' ? 'admin' : ascii}-${createHash('sha256').update(username.normalize('NFC')).digest('hex').slice(0, 8)}`;
+  return `${local}@localhost.localdomain`;
 }

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { AdminBootstrap } from '../../config.js';
+import { ConfigError, type AdminBootstrap } from '../../config.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
@@ -251,7 +251,16 @@ export function createUsersService(
   ): Promise<GeneratedAdministrator | undefined> {
     if (bootstrap !== undefined) {
       if ((await findByUsername(bootstrap.username)) === undefined) {
-        await createIgnoringRace({ ...bootstrap, isSuperuser: true });
+        const created = await createIgnoringRace({ ...bootstrap, isSuperuser: true });
+        // Refused and still missing: not another process's start making it meanwhile, but the
+        // address held by another account. Starting without the administrator asked for would
+        // leave nobody able to log in to the back-office, and nothing would say why.
+        if (!created && (await findByUsername(bootstrap.username)) === undefined) {
+          throw new ConfigError(
+            'ADMIN_EMAIL',
+            `is already the address of another account: "${bootstrap.email}"`,
+          );
+        }
       }
       return undefined;
     }
