@@ -11,8 +11,8 @@ import { callerPath } from './options.js';
 
 /*
  * `npm run bench:lighthouse -- [--runs 3] [--demo-images 60] [--save <dir>] [--pages home,image]
- *   (or `profile`: a demo user's public profile)
- *   [--presets mobile,desktop] [--web <dir>]`
+ *   [--presets mobile,desktop] [--web <dir>]` (`--pages` may also name `profile`: a demo user's
+ *   public profile)
  *
  * Issue 8, goal 8: Lighthouse (the npm package, driving Debian's Chromium) on the home page and
  * an image page of the real server with its demo content, with the mobile preset (simulated

@@ -8,7 +8,7 @@ import { ensureServerBuild } from './load.js';
 import { callerPath } from './options.js';
 
 /*
- * `npm run bench:tasks -- [--web <dir>]... [--loads 4] [--pages home,image] [--detail]
+ * `npm run bench:tasks -- [--web <dir>]... [--loads 4] [--pages home,image,profile] [--detail]
  *   [--unminified] [--save <dir>]`
  *
  * Goal 8's total blocking time, measured so that other processes on the same cores do not
