@@ -156,6 +156,10 @@ describe('the own profile', () => {
     await expect(focused()).resolves.toBe('Carica');
     await page.keyboard.press('Home');
     await expect(focused()).resolves.toBe('Immagini');
+    // A key with a modifier is the browser's or the system's (Alt+Left is Back).
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Control+End');
+    await expect(focused()).resolves.toBe('Immagini');
     expect(new URL(page.url()).searchParams.get('tab')).toBe('liked');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');

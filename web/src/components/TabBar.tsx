@@ -13,11 +13,16 @@ interface TabBarProps<T extends string> {
   onChange: (value: T) => void;
   /** The tab list's accessible name. */
   label: string;
-  /** A tab's id is `${idPrefix}-tab-${value}`; the panel it controls `${idPrefix}-panel-${value}`. */
+  /** The tabs' and their panels' ids start with it (tabId, panelId). */
   idPrefix: string;
   /** Tabs share the width equally (phones) instead of sitting at the start. */
   fullWidth?: boolean;
 }
+
+/** The id of the tab showing `value`, which its panel names in `aria-labelledby`. */
+export const tabId = (idPrefix: string, value: string) => `${idPrefix}-tab-${value}`;
+/** The id of the panel the tab for `value` controls (`aria-controls`). */
+export const panelId = (idPrefix: string, value: string) => `${idPrefix}-panel-${value}`;
 
 /**
  * A row of tabs after WAI-ARIA's tabs pattern, with manual activation as MUI's Tabs has it:
@@ -38,6 +43,9 @@ export function TabBar<T extends string>({
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Alt+Left is the browser's Back, Shift+Home a selection: keys with a modifier are not ours.
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.defaultPrevented) return;
     const current = buttons.current.findIndex((button) => button === document.activeElement);
     if (current === -1) return;
     const next = nextTabIndex(current, tabs.length, event.key);
@@ -57,9 +65,9 @@ export function TabBar<T extends string>({
               buttons.current[index] = button;
             }}
             role="tab"
-            id={`${idPrefix}-tab-${item.value}`}
+            id={tabId(idPrefix, item.value)}
             aria-selected={selected}
-            aria-controls={`${idPrefix}-panel-${item.value}`}
+            aria-controls={panelId(idPrefix, item.value)}
             tabIndex={selected ? 0 : -1}
             focusRipple
             onClick={() => {

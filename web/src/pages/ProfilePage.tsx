@@ -23,7 +23,7 @@ import { ChipBreadcrumbs } from '../components/ChipBreadcrumbs.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
 import { PROFILE_COLUMNS } from '../components/masonryColumns.js';
 import { ScrollTopButton } from '../components/ScrollTopButton.js';
-import { TabBar, type TabItem } from '../components/TabBar.js';
+import { panelId, TabBar, tabId, type TabItem } from '../components/TabBar.js';
 import { ErrorMessage, Loading } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSession } from '../features/auth/useSession.js';
@@ -71,6 +71,8 @@ type TabName = 'images' | 'liked' | 'upload';
 
 /** 'me' or a positive id, as the server's route accepts it. */
 const USER_REF = /^(me|[1-9][0-9]{0,9})$/;
+/** The start of the ids of the profile's tabs and panels. */
+const PROFILE_TABS = 'profile';
 
 /** 'Immagini': the user's approved pictures, 30 at a time while the server says hasMore. */
 function UserImagesPanel({ userId }: { userId: number }) {
@@ -339,7 +341,9 @@ export default function ProfilePage() {
   // from the address, or from the session for 'me', and the page's largest paint is the first
   // photo (docs/PERFORMANCE.md, "The profile's tabs": two answers one after the other).
   const knownUserId = id === 'me' ? viewer?.id_utente : validRef ? Number(id) : undefined;
-  const opensOnImages = requestedTab !== 'liked' && requestedTab !== 'upload';
+  // The private tabs open only on the own profile; anyone else's opens on its pictures.
+  const ownRef = id === 'me' || (viewer !== null && knownUserId === viewer.id_utente);
+  const opensOnImages = !ownRef || (requestedTab !== 'liked' && requestedTab !== 'upload');
   useEffect(() => {
     if (knownUserId === undefined || !opensOnImages || needsLogin || leaving) return;
     // A refusal is the panel's to show: it asks again when it mounts.
@@ -445,11 +449,15 @@ export default function ProfilePage() {
             value={tab}
             onChange={selectTab}
             label="Sezioni del profilo"
-            idPrefix="profile"
+            idPrefix={PROFILE_TABS}
             fullWidth={narrow}
           />
         </Box>
-        <Box role="tabpanel" id={`profile-panel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
+        <Box
+          role="tabpanel"
+          id={panelId(PROFILE_TABS, tab)}
+          aria-labelledby={tabId(PROFILE_TABS, tab)}
+        >
           {tab === 'images' && <UserImagesPanel userId={data.user.id_utente} />}
           {tab === 'liked' && viewer !== null && <LikedImagesPanel viewerId={viewer.id_utente} />}
           {tab === 'upload' && viewer !== null && (
