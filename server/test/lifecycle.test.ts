@@ -146,5 +146,19 @@ describe('the server process', () => {
     expect(rerun.output.stdout).not.toContain('password:');
     second.kill('SIGINT');
     expect(await rerun.exited).toBe(0);
+
+    // An administrator configured with the address the generated one has: one line, no start.
+    const third = startServer({
+      ...env,
+      ADMIN_USERNAME: 'capo',
+      ADMIN_PASSWORD: 'una-password-lunga',
+      ADMIN_EMAIL: 'admin@localhost.localdomain',
+    });
+    const refused = collect(third);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output.stderr.trim()).toBe(
+      'Configuration error: ADMIN_EMAIL: is already the address of another account: ' +
+        '"admin@localhost.localdomain"',
+    );
   });
 });
