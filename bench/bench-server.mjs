@@ -42,6 +42,12 @@ app.get('/api/bench/memory', { schema: { hide: true } }, (request) => {
   if (/** @type {{ gc?: string }} */ (request.query).gc === '1') globalThis.gc?.();
   return process.memoryUsage();
 });
+// How long the server connection's statements waited for another connection's write lock
+// since the last call (SQLite; none on PostgreSQL): bench:writes times the likes' waits for the
+// views' batches with it.
+app.get('/api/bench/lock-waits', { schema: { hide: true } }, () => ({
+  waits: app.ctx.database.lockWaits?.() ?? [],
+}));
 await app.ready();
 for (const encoding of ['', 'br', 'gzip']) {
   const answer = await app.inject({

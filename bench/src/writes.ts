@@ -171,6 +171,18 @@ const meanReads = (before: Run, after: Run) =>
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
+/** A round's waits for the write lock: how many, and their spread. */
+function describeWaits(waits: readonly number[]): string {
+  if (waits.length === 0) return 'no statement of the server waited for the write lock';
+  const sorted = [...waits].sort((a, b) => a - b);
+  const at = (share: number) =>
+    (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0).toFixed(1);
+  return (
+    `${String(waits.length)} statements of the server waited for the views' write lock: ` +
+    `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, the longest ${at(1)} ms`
+  );
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -222,11 +234,22 @@ async function main(): Promise<void> {
             ...streams.flatMap(([kind, rate]) => (rate > 0 ? [runWrites(server, kind, rate)] : [])),
           ]).then(([r, ...writes]) => [...r, ...writes]),
         );
-      const withWrites = () =>
-        withStream([
+      const lockWaits = async (): Promise<number[]> => {
+        const answer = await fetch(`${server.origin}/api/bench/lock-waits`);
+        return ((await answer.json()) as { waits: number[] }).waits;
+      };
+      const waitsOfRounds: number[][] = [];
+      // The writes' run, and the waits of the server's connection for the views' thread's write
+      // lock meanwhile: on SQLite the likes are its only writes, so these are the likes' waits.
+      const withWrites = async () => {
+        await lockWaits();
+        const run = await withStream([
           [view, viewRate],
           [like, likeRate],
         ]);
+        waitsOfRounds.push(await lockWaits());
+        return run;
+      };
       // The control: as many requests a second that do nothing (the no-op POST), so the share
       // of the loss any such stream costs on this machine (the load generator making the
       // requests, HTTP around them) is told from the share of the writes' own work.
@@ -282,6 +305,11 @@ async function main(): Promise<void> {
             `the control ${percent(median(losses.map((l) => l.control)))}, the writes' own work ` +
             `${(median(losses.map((l) => l.writes - l.control)) * 100).toFixed(1)} points`,
         );
+      }
+      if (engine === 'sqlite') {
+        for (const [index, waits] of waitsOfRounds.entries()) {
+          say(`round ${String(index + 1)}: ${describeWaits(waits)}`);
+        }
       }
       const writes = writesRuns.flatMap((run) =>
         run.results.filter((r) => r.name === 'view' || r.name === 'like'),

@@ -140,6 +140,12 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('SQLite storage', () => {
     expect(done[0]).toBe('read');
     expect(done.slice(1).sort()).toEqual(['transaction', 'write']);
     expect(await fillerRows(handle.db)).toBe(102);
+    // Both waits are on record (bench:writes reads them), each until the lock came free; the
+    // read and the fill, which met no lock, are not; taking them clears them.
+    const waits = handle.lockWaits?.() ?? [];
+    expect(waits).toHaveLength(2);
+    for (const wait of waits) expect(wait).toBeGreaterThan(100);
+    expect(handle.lockWaits?.()).toEqual([]);
   });
 
   it('opens a connection while another holds the write lock (optimize takes it)', async () => {

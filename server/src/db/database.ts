@@ -25,6 +25,12 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** SQLite only: a WAL checkpoint now, by the checkpointer's thread (sqlite-checkpointer.ts). */
   checkpoint?: () => Promise<CheckpointResult>;
+  /**
+   * SQLite's server connection only: how long each of its statements that found another
+   * connection's write lock waited for it (ms, the last 10,000, oldest first), taken and
+   * cleared. For measurements: `bench:writes` prints the likes' waits for the views' batches.
+   */
+  lockWaits?: () => number[];
   close(): Promise<void>;
 }
 
@@ -48,8 +54,9 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const sqlite = openSqlite(config.file);
+  const waits = new LockWaitLog();
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite, waits),
   });
   if (options.secondary === true) {
     // The server's connection has the checkpointer; this one never checkpoints in a commit.
@@ -61,6 +68,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     dialect: 'sqlite',
     checkpoint: () => checkpointer.checkpoint(),
+    lockWaits: () => waits.take(),
     async close() {
       await checkpointer.stop();
       await db.destroy();
@@ -78,12 +86,14 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database;
+  readonly #waits: LockWaitLog;
   #connection: DatabaseConnection | undefined;
   readonly #turns = new Turns();
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, waits: LockWaitLog) {
     super(config);
     this.#sqlite = sqlite;
+    this.#waits = waits;
   }
 
   override async init(): Promise<void> {
@@ -116,11 +126,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
     const connection = this.#connection;
     if (connection === undefined) throw new Error('the SQLite driver is not initialised');
     const started = Date.now();
+    let refused: number | undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await connection.executeQuery<R>(compiledQuery);
+        const result = await connection.executeQuery<R>(compiledQuery);
+        if (refused !== undefined) this.#waits.add(performance.now() - refused);
+        return result;
       } catch (error) {
-        if (!isBusy(error) || Date.now() - started >= LOCK_WAIT_MS) throw error;
+        const busy = isBusy(error);
+        if (busy) refused ??= performance.now();
+        if (!busy || Date.now() - started >= LOCK_WAIT_MS) {
+          if (refused !== undefined) this.#waits.add(performance.now() - refused);
+          throw error;
+        }
       }
       const pause = LOCK_RETRY_MS[Math.min(attempt, LOCK_RETRY_MS.length - 1)] ?? 1;
       // SQLite's own account, not a flag kept beside it: it also knows of a transaction that
@@ -183,6 +201,29 @@ class Turns {
   }
 }
 
+/** The waits of a connection's statements for another's write lock, ms, the newest kept. */
+class LockWaitLog {
+  static readonly #KEPT = 10_000;
+  readonly #waits = new Float64Array(LockWaitLog.#KEPT);
+  #count = 0;
+
+  add(ms: number): void {
+    this.#waits[this.#count % LockWaitLog.#KEPT] = ms;
+    this.#count += 1;
+  }
+
+  take(): number[] {
+    const kept = Math.min(this.#count, LockWaitLog.#KEPT);
+    const first = this.#count - kept;
+    const waits = Array.from(
+      { length: kept },
+      (_, i) => this.#waits[(first + i) % LockWaitLog.#KEPT] ?? 0,
+    );
+    this.#count = 0;
+    return waits;
+  }
+}
+
 /** Another connection holds the write lock (not BUSY_SNAPSHOT, which no waiting cures). */
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -192,15 +233,17 @@ function isBusy(error: unknown): boolean {
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #sqlite: SQLite.Database;
+  readonly #waits: LockWaitLog;
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, waits: LockWaitLog) {
     super(config);
     this.#config = config;
     this.#sqlite = sqlite;
+    this.#waits = waits;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#sqlite);
+    return new ImmediateSqliteDriver(this.#config, this.#sqlite, this.#waits);
   }
 }
 
