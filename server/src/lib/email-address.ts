@@ -1,6 +1,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { createHash } from 'node:crypto';
 import { EMAIL_MAX_LENGTH } from '../modules/users/users.rules.js';
+import { plainLetters } from './text.js';
 
 const format = fullFormats.email;
 if (!(format instanceof RegExp)) throw new Error('ajv-formats: the email format is not a pattern');
@@ -26,16 +27,11 @@ export function isEmailAddress(value: string): boolean {
  * administrator could not be created.
  */
 export function placeholderAddress(username: string): string {
-  const ascii = username
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  const ascii = plainLetters(username)
     .replace(/[^a-z0-9._-]/g, '')
     .replace(/\.{2,}/g, '.')
     .replace(/^\.|\.$/g, '');
-  const local =
-    ascii === username.toLowerCase()
-      ? ascii
-      : `${ascii === '' ? 'admin' : ascii}-${createHash('sha256').update(username.normalize('NFC')).digest('hex').slice(0, 8)}`;
-  return `${local}@localhost.localdomain`;
+  if (ascii === username.toLowerCase()) return `${ascii}@localhost.localdomain`;
+  const own = createHash('sha256').update(username.normalize('NFC')).digest('hex').slice(0, 8);
+  return `${ascii === '' ? 'admin' : ascii}-${own}@localhost.localdomain`;
 }

@@ -36,6 +36,18 @@ const SPELLED_OUT: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Lower case without accents or other marks, and the letters NFKD leaves whole spelled out:
+ * 'Perché' → 'perche', 'Straße' → 'strasse'. NFKD also splits ligatures and full-width forms.
+ */
+export function plainLetters(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/gu, (letter) => SPELLED_OUT[letter] ?? letter);
+}
+
+/**
  * Text folded for grouping and search (D7): two readings of the same writing should fold to the
  * same string even when they differ in case, accents, punctuation or spacing. Steps:
  * NFKD (which also splits ligatures and full-width forms), diacritics stripped, lower case,
@@ -48,12 +60,7 @@ const SPELLED_OUT: Readonly<Record<string, string>> = {
  * not this function's.
  */
 export function foldText(text: string): string {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[ßæœøłđðþı]/gu, (letter) => SPELLED_OUT[letter] ?? letter);
-  return repairOcrConfusions(folded)
+  return repairOcrConfusions(plainLetters(text))
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

@@ -5,6 +5,7 @@ import { RATE_LIMITS } from '../../plugins/security.js';
 import fs from 'node:fs/promises';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
+import { plainLetters } from '../../lib/text.js';
 import { currentUser } from '../../plugins/auth.js';
 import { imageFilePath } from './images.storage.js';
 import {
@@ -89,11 +90,8 @@ const InteractionSummary = Type.Object({
 
 /** A file name fit for a download: the brand, the id and the title in plain letters. */
 function downloadName(image: { id_image: number; titolo_img: string | null }): string {
-  const slug = (image.titolo_img ?? '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\.[a-z0-9]{2,5}$/i, '')
-    .toLowerCase()
+  const slug = plainLetters(image.titolo_img ?? '')
+    .replace(/\.[a-z0-9]{2,5}$/, '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
