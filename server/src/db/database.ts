@@ -54,7 +54,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const sqlite = openSqlite(config.file);
-  const waits = new LockWaitLog();
+  // Kept for the server's connection only: the handle of a secondary one does not offer it.
+  const waits = options.secondary === true ? undefined : new LockWaitLog();
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite, waits),
   });
@@ -68,7 +69,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     db,
     dialect: 'sqlite',
     checkpoint: () => checkpointer.checkpoint(),
-    lockWaits: () => waits.take(),
+    lockWaits: () => waits?.take() ?? [],
     async close() {
       await checkpointer.stop();
       await db.destroy();
@@ -86,11 +87,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database;
-  readonly #waits: LockWaitLog;
+  readonly #waits: LockWaitLog | undefined;
   #connection: DatabaseConnection | undefined;
   readonly #turns = new Turns();
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, waits: LockWaitLog) {
+  constructor(
+    config: SqliteDialectConfig,
+    sqlite: SQLite.Database,
+    waits: LockWaitLog | undefined,
+  ) {
     super(config);
     this.#sqlite = sqlite;
     this.#waits = waits;
@@ -130,13 +135,13 @@ class ImmediateSqliteDriver extends SqliteDriver {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const result = await connection.executeQuery<R>(compiledQuery);
-        if (refused !== undefined) this.#waits.add(performance.now() - refused);
+        if (refused !== undefined) this.#waits?.add(performance.now() - refused);
         return result;
       } catch (error) {
         const busy = isBusy(error);
         if (busy) refused ??= performance.now();
         if (!busy || Date.now() - started >= LOCK_WAIT_MS) {
-          if (refused !== undefined) this.#waits.add(performance.now() - refused);
+          if (refused !== undefined) this.#waits?.add(performance.now() - refused);
           throw error;
         }
       }
@@ -233,9 +238,13 @@ function isBusy(error: unknown): boolean {
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #sqlite: SQLite.Database;
-  readonly #waits: LockWaitLog;
+  readonly #waits: LockWaitLog | undefined;
 
-  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database, waits: LockWaitLog) {
+  constructor(
+    config: SqliteDialectConfig,
+    sqlite: SQLite.Database,
+    waits: LockWaitLog | undefined,
+  ) {
     super(config);
     this.#config = config;
     this.#sqlite = sqlite;
