@@ -654,6 +654,50 @@ describe('images, categories and tags', () => {
     >();
     expect(categories.find((row) => row.id_categoria === categoryId)?.nome).toBe('c'.repeat(60));
   });
+
+  it('counts a name’s limit on the name it stores: a tag’s leading # and the spaces around are free', async () => {
+    // Before, the schema counted the raw text: '#' and 50 letters was refused as 51.
+    const tag = await asAdmin('POST', '/api/admin/tags', { nome: ` #${'h'.repeat(50)} ` });
+    expect(tag.statusCode).toBe(201);
+    expect(tag.json().nome).toBe('h'.repeat(50));
+    const renamed = await asAdmin('PUT', `/api/admin/tags/${tag.json().id_tag}`, {
+      nome: `# ${'k'.repeat(50)}`,
+    });
+    expect(renamed.json().nome).toBe('k'.repeat(50));
+    const category = await asAdmin('POST', '/api/admin/categories', {
+      nome: `   ${'m'.repeat(60)}   `,
+    });
+    expect(category.statusCode).toBe(201);
+    expect(category.json().nome).toBe('m'.repeat(60));
+    // Past the edge's bound the answer is the same sentence, and nothing is kept.
+    for (const nome of [`#${'n'.repeat(51)}`, 'n'.repeat(201)]) {
+      const refused = await asAdmin('POST', '/api/admin/tags', { nome });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ detail: 'Il nome può contenere al massimo 50 caratteri.' });
+    }
+    const names = (await asAdmin('GET', '/api/admin/tags?search=nnn')).json<unknown[]>();
+    expect(names).toEqual([]);
+  });
+
+  it('takes an image’s tags of 50 letters after a #, and refuses one longer, changing nothing', async () => {
+    const image = await publishedImage(t.app, user, { tags: ['muro'] });
+    const url = `/api/admin/images/${image.id_image}`;
+    const tagsOf = async () =>
+      (await call('GET', `/api/images/${image.id_image}`))
+        .json<{ tags: Array<{ nome: string }> }>()
+        .tags.map((tag) => tag.nome);
+    expect((await asAdmin('PUT', url, { tags: [`#${'p'.repeat(50)}`] })).statusCode).toBe(200);
+    expect(await tagsOf()).toEqual(['p'.repeat(50)]);
+    for (const name of [`#${'q'.repeat(51)}`, 'q'.repeat(201)]) {
+      const refused = await asAdmin('PUT', url, { titolo_img: 'Nuovo', tags: ['muro', name] });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ detail: 'Ogni tag può contenere al massimo 50 caratteri.' });
+    }
+    expect(await tagsOf()).toEqual(['p'.repeat(50)]);
+    expect((await call('GET', `/api/images/${image.id_image}`)).json().titolo_img).not.toBe(
+      'Nuovo',
+    );
+  });
 });
 
 describe('GET /api/admin/stats', () => {

@@ -11,6 +11,7 @@ import {
   TAG_NAME_MAX_LENGTH,
   TAXONOMY_MESSAGES,
   toTag,
+  TYPED_NAME_MAX_LENGTH,
 } from '../taxonomy/taxonomy.service.js';
 import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import { Email, OwnUser, Username } from '../users/users.schemas.js';
@@ -109,23 +110,33 @@ const ImageEdit = Type.Object(
       RowId({ title: 'Categoria', errorMessage: TAXONOMY_MESSAGES.missingCategory }),
     ),
     tags: Type.Optional(
-      Type.Array(Type.String({ title: 'Tag', maxLength: TAG_NAME_MAX_LENGTH }), {
-        title: 'Tag',
-        maxItems: MAX_TAGS_PER_IMAGE,
-      }),
+      Type.Array(
+        Type.String({
+          title: 'Tag',
+          maxLength: TYPED_NAME_MAX_LENGTH,
+          errorMessage: { maxLength: TAXONOMY_MESSAGES.imageTagTooLong },
+        }),
+        {
+          title: 'Tag',
+          maxItems: MAX_TAGS_PER_IMAGE,
+        },
+      ),
     ),
   },
   { additionalProperties: false },
 );
 
-/** A category's or a tag's name, refused past its own limit (never cut short in silence). */
+/**
+ * A category's or a tag's name, refused past its own limit (never cut short in silence): the
+ * service checks the limit on the tidied name, this bounds what the edge reads.
+ */
 const NameBody = (title: string, maxLength: number) =>
   Type.Object(
     {
       nome: Type.String({
         title,
-        maxLength,
-        errorMessage: { maxLength: `Il nome può contenere al massimo ${maxLength} caratteri.` },
+        maxLength: TYPED_NAME_MAX_LENGTH,
+        errorMessage: { maxLength: TAXONOMY_MESSAGES.nameTooLong(maxLength) },
       }),
     },
     { additionalProperties: false },

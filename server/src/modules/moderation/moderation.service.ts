@@ -9,7 +9,7 @@ import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
 import { deleteImageFiles } from '../images/images.storage.js';
 import type { ImagesService } from '../images/images.service.js';
 import { createSearchService } from '../search/search.service.js';
-import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import { checkImageTagNames, type TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationTarget } from './moderation.repository.js';
@@ -106,6 +106,7 @@ export function createModerationService(
         tags?: string[] | undefined;
       },
     ): Promise<void> {
+      if (changes.tags !== undefined) checkImageTagNames(changes.tags);
       const edit = () =>
         db.transaction().execute(async (trx) => {
           const image = await repo.lockTarget(trx, dialect, id, 'change');

@@ -4,9 +4,19 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { foldKey } from '../../lib/text.js';
-import { cleanLine } from '../../lib/typed-text.js';
+import { cleanLine, cutBetweenCharacters } from '../../lib/typed-text.js';
 import * as repo from './taxonomy.repository.js';
 import type { Taxonomy, TaxonomyRow } from './taxonomy.repository.js';
+
+export const TAG_NAME_MAX_LENGTH = 50;
+/** What the back-office's name field takes (admin.routes NameBody). */
+export const CATEGORY_NAME_MAX_LENGTH = 60;
+/**
+ * The longest name a request may carry before it is tidied: the spaces around it and a tag's
+ * leading '#' do not count against the limits above, which the service checks on the tidied
+ * name; this only bounds what the edge reads.
+ */
+export const TYPED_NAME_MAX_LENGTH = 200;
 
 export const TAXONOMY_MESSAGES = {
   categoryNotFound: 'Categoria non trovata',
@@ -16,13 +26,12 @@ export const TAXONOMY_MESSAGES = {
   categoryExists: 'Esiste già una categoria con questo nome.',
   tagExists: 'Esiste già un tag con questo nome.',
   uncategorisedProtected: 'La categoria "Non categorizzata" non può essere eliminata.',
+  nameTooLong: (max: number) => `Il nome può contenere al massimo ${String(max)} caratteri.`,
+  imageTagTooLong: `Ogni tag può contenere al massimo ${String(TAG_NAME_MAX_LENGTH)} caratteri.`,
 } as const;
 
 /** Category 1 exists always (D4, D6). */
 export const UNCATEGORISED_ID = 1;
-export const TAG_NAME_MAX_LENGTH = 50;
-/** What the back-office's name field takes (admin.routes NameBody). */
-export const CATEGORY_NAME_MAX_LENGTH = 60;
 export const MAX_TAGS_PER_IMAGE = 10;
 
 export const toCategory = (row: TaxonomyRow) => ({
@@ -39,9 +48,27 @@ export const toTag = (row: TaxonomyRow) => ({
   created_at: row.created_at,
 });
 
-/** A tag name as people type it: '#Roma ' and 'roma' are the same tag. */
+/** A tag name as people type it, not cut: ' #Roma ' and 'roma' are the same tag. */
+export function tidyTagName(value: string): string {
+  return cleanLine(value, Number.POSITIVE_INFINITY).replace(/^#+\s*/u, '');
+}
+
+/** An uploader's tag name: tidied, and cut at the limit between whole characters. */
 export function cleanTagName(value: string): string {
-  return cleanLine(value.replace(/^#+/u, ''), TAG_NAME_MAX_LENGTH);
+  return cutBetweenCharacters(tidyTagName(value), TAG_NAME_MAX_LENGTH).trimEnd();
+}
+
+/** Code points, as the request schemas and PostgreSQL count a text's length. */
+const lengthOf = (text: string) => Array.from(text).length;
+
+/**
+ * An administrator's tags for an image: refused, not cut, when one is past the limit once
+ * tidied (the back-office's edit dialog says the same before sending).
+ */
+export function checkImageTagNames(names: readonly string[]): void {
+  if (names.some((name) => lengthOf(tidyTagName(name)) > TAG_NAME_MAX_LENGTH)) {
+    throw badRequest(TAXONOMY_MESSAGES.imageTagTooLong);
+  }
 }
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
@@ -121,10 +148,13 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   const existsMessage = (taxonomy: Taxonomy) =>
     taxonomy === 'categories' ? TAXONOMY_MESSAGES.categoryExists : TAXONOMY_MESSAGES.tagExists;
 
+  /** A name as it is stored, refused (never cut) past its kind's limit once tidied. */
   function cleanName(taxonomy: Taxonomy, name: string): string {
     const nome =
-      taxonomy === 'tags' ? cleanTagName(name) : cleanLine(name, CATEGORY_NAME_MAX_LENGTH);
+      taxonomy === 'tags' ? tidyTagName(name) : cleanLine(name, Number.POSITIVE_INFINITY);
     if (nome === '') throw badRequest(TAXONOMY_MESSAGES.blankName);
+    const max = taxonomy === 'tags' ? TAG_NAME_MAX_LENGTH : CATEGORY_NAME_MAX_LENGTH;
+    if (lengthOf(nome) > max) throw badRequest(TAXONOMY_MESSAGES.nameTooLong(max));
     return nome;
   }
 

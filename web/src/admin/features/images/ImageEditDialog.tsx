@@ -17,7 +17,8 @@ import { categoryDisplayName } from '../../../lib/format.js';
 import { adminErrorMessage } from '../../shape.js';
 import type { AdminImage, AdminImageInput } from '../../types.js';
 import { useAdminTags } from '../tags/adminTags.js';
-import { MAX_TAG_LENGTH, MAX_TAGS, tagsProblem, tidyTagNames } from './imageTags.js';
+import { MAX_TAG_LENGTH, MAX_TAGS, tagTooLong } from '../tags/tagName.js';
+import { tagsProblem, tidyTagNames } from './imageTags.js';
 
 /** The server keeps titles of at most 200 characters. */
 const TITLE_MAX_LENGTH = 200;
@@ -127,7 +128,7 @@ export function ImageEditDialog({ image, onSave, onClose }: ImageEditDialogProps
                     key={key}
                     label={name}
                     size="small"
-                    color={name.length > MAX_TAG_LENGTH ? 'error' : 'default'}
+                    color={tagTooLong(name) ? 'error' : 'default'}
                     {...itemProps}
                   />
                 );

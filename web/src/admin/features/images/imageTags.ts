@@ -1,6 +1,4 @@
-/** D7: an image carries at most 10 tags, each at most 50 characters (the server's limits). */
-export const MAX_TAGS = 10;
-export const MAX_TAG_LENGTH = 50;
+import { MAX_TAG_LENGTH, MAX_TAGS, tagTooLong, tidyTagName } from '../tags/tagName.js';
 
 /**
  * The tag names as typed into the edit dialog, tidied the way the server stores them
@@ -10,7 +8,7 @@ export function tidyTagNames(values: readonly string[]): string[] {
   const seen = new Set<string>();
   const names: string[] = [];
   for (const value of values) {
-    const name = value.replace(/^#+/u, '').replace(/\s+/gu, ' ').trim();
+    const name = tidyTagName(value);
     const key = name.toLocaleLowerCase('it-IT');
     if (name === '' || seen.has(key)) continue;
     seen.add(key);
@@ -22,7 +20,7 @@ export function tidyTagNames(values: readonly string[]): string[] {
 /** What is wrong with a set of tags, in Italian, or null when the server will take it. */
 export function tagsProblem(names: readonly string[]): string | null {
   if (names.length > MAX_TAGS) return `Puoi assegnare al massimo ${MAX_TAGS} tag.`;
-  if (names.some((name) => name.length > MAX_TAG_LENGTH)) {
+  if (names.some(tagTooLong)) {
     return `Ogni tag può contenere al massimo ${MAX_TAG_LENGTH} caratteri.`;
   }
   return null;

@@ -23,14 +23,8 @@ import { useState, type ReactNode } from 'react';
 import { categoryDisplayName, formatDateTime, formatSize } from '../../../lib/format.js';
 import type { PendingImage } from '../../types.js';
 import { useCategoryOptions } from './categoryOptions.js';
-import {
-  addTags,
-  classificationChange,
-  cleanTags,
-  MAX_TAG_LENGTH,
-  MAX_TAGS,
-  suggestionsPending,
-} from './classification.js';
+import { addTags, classificationChange, cleanTags, suggestionsPending } from './classification.js';
+import { MAX_TAG_LENGTH, MAX_TAGS } from '../tags/tagName.js';
 import { useHints } from './hints.js';
 import { categoryName, fold, uploaderName } from './search.js';
 import { StatusChip } from '../../components/StatusChip.js';

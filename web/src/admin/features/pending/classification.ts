@@ -1,17 +1,17 @@
 import type { ModerationHints, PendingImage } from '../../types.js';
+import { MAX_TAGS, tidyTagName } from '../tags/tagName.js';
 import { fold } from './search.js';
 import type { Classification } from './updateClassification.js';
 
-/** The server's limits on an image's tags (PUT /admin/images). */
-export const MAX_TAGS = 10;
-export const MAX_TAG_LENGTH = 50;
-
-/** Tag names trimmed, without blanks and without repeats that differ only in case or accents. */
+/**
+ * Tag names tidied as the server stores them, without blanks and without repeats that differ
+ * only in case or accents.
+ */
 export function cleanTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const result: string[] = [];
   for (const tag of tags) {
-    const name = tag.replace(/\s+/gu, ' ').trim();
+    const name = tidyTagName(tag);
     const key = fold(name);
     if (name === '' || seen.has(key)) continue;
     seen.add(key);

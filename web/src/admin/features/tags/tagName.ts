@@ -1,0 +1,19 @@
+/** D7: an image carries at most 10 tags, each at most 50 characters (the server's limits). */
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 50;
+
+/**
+ * A tag name as the server stores it (taxonomy.service tidyTagName): spaces collapsed and
+ * trimmed, a leading '#' dropped, so ' #Roma ' is 'Roma' and its '#' does not count.
+ */
+export function tidyTagName(value: string): string {
+  return value
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .replace(/^#+\s*/u, '');
+}
+
+/** Past the limit, counted in characters (code points) as the server counts them. */
+export function tagTooLong(name: string): boolean {
+  return Array.from(name).length > MAX_TAG_LENGTH;
+}
