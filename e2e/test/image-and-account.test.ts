@@ -211,6 +211,32 @@ describe('login', () => {
   });
 });
 
+describe('a session ended elsewhere', () => {
+  it('leaves the visitor anonymous, with the public pages shown, not an error', async () => {
+    const guest = await registerUser(server.url, 'ospite');
+    const { page, close } = await open(VIEWPORTS.desktop, guest);
+    // The password changed on another device: every token issued before is refused (401).
+    const changed = await fetch(`${server.url}/api/users/me`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${guest.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'password-nuova-1', current_password: guest.password }),
+    });
+    expect(changed.status).toBe(200);
+    // Before, the lists fetched with the dead token showed 'Token scaduto, effettua il logout'
+    // until a reload, although the session had already been dropped.
+    for (const path of [`/category/${categoryId}`, '/search?q=muro', '/']) {
+      await page.goto(`${server.url}${path}`);
+      await page
+        .getByRole('link', { name: /Il muro ricorda/ })
+        .first()
+        .waitFor();
+      await expect(page.getByText('Token scaduto, effettua il logout').count()).resolves.toBe(0);
+    }
+    await expect(page.evaluate(() => localStorage.getItem('muri.token'))).resolves.toBeNull();
+    await close();
+  });
+});
+
 describe('upload', () => {
   it('checks type and size, sends the chosen file and points to the profile', async () => {
     const uploader = await registerUser(server.url, 'fotografo');

@@ -68,8 +68,26 @@ export function settle(status: number, text: string, sentToken: string | null): 
   return body;
 }
 
-/** Calls the API on the same origin (D1), with the bearer token when there is one. */
+/**
+ * Calls the API on the same origin (D1), with the bearer token when there is one. A read
+ * refused with 401 because of its token (a session ended elsewhere: the password changed on
+ * another device, the account edited by an administrator) ends the session and is asked once
+ * more without it: the visitor is anonymous from then on (SPEC §4) and sees what anonymous
+ * visitors see, instead of an error on every public list fetched meanwhile.
+ * Writes are not repeated: their callers send the visitor to log in.
+ */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  let answer = await send(path, method, options);
+  if (answer.status === 401 && answer.token !== null && method === 'GET') {
+    clearSession();
+    answer = await send(path, method, options);
+  }
+  return settle(answer.status, answer.text, answer.token) as T;
+}
+
+/** One request: the answer's status and text, and the token it carried. */
+async function send(path: string, method: string, options: RequestOptions) {
   const { headers, token } = authHeaders();
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -80,17 +98,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   }
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body,
-      signal: options.signal,
-    });
+    response = await fetch(`/api${path}`, { method, headers, body, signal: options.signal });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, undefined);
   }
-  return settle(response.status, await response.text(), token) as T;
+  return { status: response.status, text: await response.text(), token };
 }
 
 /** How far an upload has gone, as a whole percentage (0 to 100). */
