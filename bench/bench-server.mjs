@@ -11,6 +11,7 @@
  * Plain JavaScript so it runs on node alone: a TypeScript loader would add its own memory to
  * the peak RSS the benchmarks report.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../server/dist/app.js';
 import { loadConfig } from '../server/dist/config.js';
 import { acceptedEncoding } from '../server/dist/lib/content-encoding.js';
@@ -48,6 +49,35 @@ app.get('/api/bench/memory', { schema: { hide: true } }, (request) => {
 app.get('/api/bench/lock-waits', { schema: { hide: true } }, () => ({
   waits: app.ctx.database.lockWaits?.() ?? [],
 }));
+// How long the server itself took over each like and view (Fastify's elapsedTime: from the
+// request's arrival at its hooks to its answer's last byte written), and how late the event loop
+// ran meanwhile: bench:writes tells the time a write spends in the server from the time it
+// spends before the server reads it (or in the load generator), which the client's p99 mixes.
+const INTERACTIONS = '/api/images/:id/interactions';
+const KEPT_TIMES = 50_000;
+/** @type {Record<string, number[]>} ms by interaction type's name */
+const answerTimes = { like: [], view: [] };
+app.addHook('onResponse', (request, reply, done) => {
+  if (request.method === 'POST' && request.routeOptions.url === INTERACTIONS) {
+    const type = /** @type {{ id_tipo_interazione?: number } | undefined} */ (request.body)
+      ?.id_tipo_interazione;
+    const times = type === 1 ? answerTimes.like : type === 7 ? answerTimes.view : undefined;
+    if (times !== undefined && times.length < KEPT_TIMES) times.push(reply.elapsedTime);
+  }
+  done();
+});
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+// Taken and cleared by each call.
+app.get('/api/bench/answer-times', { schema: { hide: true } }, () => {
+  const answer = {
+    like: answerTimes.like.splice(0),
+    view: answerTimes.view.splice(0),
+    loop: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+  };
+  loopDelay.reset();
+  return answer;
+});
 await app.ready();
 for (const encoding of ['', 'br', 'gzip']) {
   const answer = await app.inject({

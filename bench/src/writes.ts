@@ -174,13 +174,19 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 /** A round's waits for the write lock: how many, and their spread. */
 function describeWaits(waits: readonly number[]): string {
   if (waits.length === 0) return 'no statement of the server waited for the write lock';
-  const sorted = [...waits].sort((a, b) => a - b);
-  const at = (share: number) =>
-    (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0).toFixed(1);
   return (
     `${String(waits.length)} statements of the server waited for the views' write lock: ` +
-    `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, the longest ${at(1)} ms`
+    describeTimes(waits)
   );
+}
+
+/** Times in ms: p50, p99 and the longest. */
+function describeTimes(times: readonly number[]): string {
+  if (times.length === 0) return 'none';
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) =>
+    (sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0).toFixed(1);
+  return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, the longest ${at(1)} ms`;
 }
 
 function median(values: readonly number[]): number {
@@ -238,16 +244,28 @@ async function main(): Promise<void> {
         const answer = await fetch(`${server.origin}/api/bench/lock-waits`);
         return ((await answer.json()) as { waits: number[] }).waits;
       };
+      interface AnswerTimes {
+        like: number[];
+        view: number[];
+        loop: { p99: number; max: number };
+      }
+      const answerTimes = async (): Promise<AnswerTimes> => {
+        const answer = await fetch(`${server.origin}/api/bench/answer-times`);
+        return (await answer.json()) as AnswerTimes;
+      };
       const waitsOfRounds: number[][] = [];
+      const timesOfRounds: AnswerTimes[] = [];
       // The writes' run, and the waits of the server's connection for the views' thread's write
       // lock meanwhile: on SQLite the likes are its only writes, so these are the likes' waits.
       const withWrites = async () => {
         await lockWaits();
+        await answerTimes();
         const run = await withStream([
           [view, viewRate],
           [like, likeRate],
         ]);
         waitsOfRounds.push(await lockWaits());
+        timesOfRounds.push(await answerTimes());
         return run;
       };
       // The control: as many requests a second that do nothing (the no-op POST), so the share
@@ -310,6 +328,16 @@ async function main(): Promise<void> {
         for (const [index, waits] of waitsOfRounds.entries()) {
           say(`round ${String(index + 1)}: ${describeWaits(waits)}`);
         }
+      }
+      // The server's own time over each write (from its hooks to its answer's last byte) next to
+      // the load generator's: what the generator's p99 has more happened before the server read
+      // the request (the event loop busy, the socket's queue) or in the generator itself.
+      for (const [index, times] of timesOfRounds.entries()) {
+        say(
+          `round ${String(index + 1)}, the server's own time: likes ${describeTimes(times.like)}; ` +
+            `views ${describeTimes(times.view)}; the event loop ran late by ` +
+            `p99 ${times.loop.p99.toFixed(1)} ms, at most ${times.loop.max.toFixed(1)} ms`,
+        );
       }
       const writes = writesRuns.flatMap((run) =>
         run.results.filter((r) => r.name === 'view' || r.name === 'like'),
