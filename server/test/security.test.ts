@@ -64,6 +64,35 @@ describe('security headers', () => {
   });
 });
 
+describe('caching of a user’s answers', () => {
+  it('keeps an answer to a request with a token out of every cache, and leaves the rest alone', async () => {
+    const user = await createUser(t.app);
+    const image = await uploadImage(t.app, user);
+    const authorization = `Bearer ${user.token}`;
+    for (const url of ['/api/users/me', '/api/images', '/api/search?query=muro', '/api/nessuna']) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: { authorization } });
+      expect(answer.headers['cache-control'], url).toBe('private, no-store');
+    }
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer non-valido' },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['cache-control']).toBe('private, no-store');
+    // Anonymous answers, and a route's own policy (the uploader's file under review), unchanged.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/images' });
+    expect(anonymous.headers['cache-control']).toBeUndefined();
+    const thumbnail = await t.app.inject({
+      method: 'GET',
+      url: `/api/images/${String(image.id_image)}/thumbnail`,
+      headers: { authorization },
+    });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['cache-control']).toBe('private, max-age=3600');
+  });
+});
+
 describe('rate limits', () => {
   it('slows down password guessing with an Italian 429, whatever X-Forwarded-For says', async () => {
     const statuses: number[] = [];

@@ -149,6 +149,16 @@ export const securityPlugin = fp(
       reply.headers(securityHeaders);
       done();
     });
+    // An answer to a request that carried a token is that user's (their e-mail, their own
+    // reactions, the back-office's lists): no cache may keep it, neither a shared one that
+    // ignores RFC 9111's rule for Authorization nor the browser's on a shared computer, unless
+    // its route chose a policy of its own (a file under review is 'private, max-age=3600').
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control')) {
+        void reply.header('cache-control', 'private, no-store');
+      }
+      done(null, payload);
+    });
 
     await app.register(rateLimit, {
       global: false,
