@@ -679,6 +679,32 @@ describe('images, categories and tags', () => {
     expect(names).toEqual([]);
   });
 
+  it('refuses a category shown under another one’s name, and keeps a rename to its own', async () => {
+    const first = await asAdmin('POST', '/api/admin/categories', {
+      nome: 'messaggi_città_vecchia',
+    });
+    expect(first.statusCode).toBe(201);
+    // Shown as 'Città Vecchia' both: before, two entries nobody could tell apart.
+    for (const nome of ['Città vecchia', 'MESSAGGIO_città__vecchia']) {
+      const refused = await asAdmin('POST', '/api/admin/categories', { nome });
+      expect(refused.statusCode, nome).toBe(400);
+      expect(refused.json()).toEqual({ detail: 'Esiste già una categoria con questo nome.' });
+    }
+    const other = await asAdmin('POST', '/api/admin/categories', { nome: 'messaggi_porto' });
+    const taken = await asAdmin('PUT', `/api/admin/categories/${other.json().id_categoria}`, {
+      nome: 'città vecchia',
+    });
+    expect(taken.statusCode).toBe(400);
+    const own = await asAdmin('PUT', `/api/admin/categories/${first.json().id_categoria}`, {
+      nome: 'Città vecchia',
+    });
+    expect(own.json().nome).toBe('Città vecchia');
+    const names = (await asAdmin('GET', '/api/admin/categories?search=vecchia')).json<
+      Array<{ nome: string }>
+    >();
+    expect(names.map((row) => row.nome)).toEqual(['Città vecchia']);
+  });
+
   it('takes an image’s tags of 50 letters after a #, and refuses one longer, changing nothing', async () => {
     const image = await publishedImage(t.app, user, { tags: ['muro'] });
     const url = `/api/admin/images/${image.id_image}`;

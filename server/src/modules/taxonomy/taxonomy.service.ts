@@ -71,6 +71,19 @@ export function checkImageTagNames(names: readonly string[]): void {
   }
 }
 
+/**
+ * The key of a category's name as visitors read it: SPEC §3 shows 'messaggi_città' as 'Città'
+ * (web/src/lib/format.ts categoryDisplayName drops the prefix and turns underscores into spaces),
+ * so two categories whose shown names agree would look like one.
+ */
+export function shownCategoryKey(nome: string): string {
+  const words = nome
+    .replace(/^messaggio?_/iu, '')
+    .split('_')
+    .filter((word) => word !== '');
+  return foldKey(words.length === 0 ? nome : words.join(' ').replace(/\s+/gu, ' '));
+}
+
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
 
 export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clock) {
@@ -158,9 +171,24 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     return nome;
   }
 
-  /** D6: names are unique case-insensitively. */
+  /**
+   * A category another one would be shown as (shownCategoryKey): refused like a taken name.
+   * Read before the write, not under a constraint: only administrators name categories, and
+   * the stored key still refuses two equal names whatever the timing.
+   */
+  async function refuseShownTwice(taxonomy: Taxonomy, nome: string, id?: number) {
+    if (taxonomy !== 'categories') return;
+    const key = shownCategoryKey(nome);
+    const rows = await repo.listAll(db, taxonomy);
+    if (rows.some((row) => row.id !== id && shownCategoryKey(row.nome) === key)) {
+      throw badRequest(existsMessage(taxonomy));
+    }
+  }
+
+  /** D6: names are unique case-insensitively, and so are categories' names as shown. */
   async function create(taxonomy: Taxonomy, name: string): Promise<TaxonomyRow> {
     const nome = cleanName(taxonomy, name);
+    await refuseShownTwice(taxonomy, nome);
     try {
       return await repo.insert(db, taxonomy, {
         nome,
@@ -176,6 +204,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   /** Renames; the images of the entry are returned so the caller can reindex them. */
   async function rename(taxonomy: Taxonomy, id: number, name: string) {
     const nome = cleanName(taxonomy, name);
+    await refuseShownTwice(taxonomy, nome, id);
     let row: TaxonomyRow | undefined;
     try {
       row = await repo.rename(db, taxonomy, id, { nome, nome_key: foldKey(nome) });
