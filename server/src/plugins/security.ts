@@ -144,20 +144,18 @@ export const securityPlugin = fp(
       // SAMEORIGIN would let a page of this origin frame another, which nothing here does.
       xFrameOptions: { action: 'deny' },
     });
-    app.addHook('onRequest', (_request, reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       // Fastify keeps them with the reply's own headers and writes them all at once.
       reply.headers(securityHeaders);
-      done();
-    });
-    // An answer to a request that carried a token is that user's (their e-mail, their own
-    // reactions, the back-office's lists): no cache may keep it, neither a shared one that
-    // ignores RFC 9111's rule for Authorization nor the browser's on a shared computer, unless
-    // its route chose a policy of its own (a file under review is 'private, max-age=3600').
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control')) {
+      // An answer to a request that carried a token is that user's (their e-mail, their own
+      // reactions, the back-office's lists): no cache may keep it, neither a shared one that
+      // ignores RFC 9111's rule for Authorization nor the browser's on a shared computer. A
+      // route with a policy of its own sets it later, over this one (a file under review is
+      // 'private, max-age=3600').
+      if (request.headers.authorization !== undefined) {
         void reply.header('cache-control', 'private, no-store');
       }
-      done(null, payload);
+      done();
     });
 
     await app.register(rateLimit, {
