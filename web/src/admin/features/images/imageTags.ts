@@ -1,20 +1,11 @@
-import { MAX_TAG_LENGTH, MAX_TAGS, tagTooLong, tidyTagName } from '../tags/tagName.js';
+import { distinctTagNames, MAX_TAG_LENGTH, MAX_TAGS, tagTooLong } from '../tags/tagName.js';
 
 /**
  * The tag names as typed into the edit dialog, tidied the way the server stores them
  * ('#Roma ' is 'Roma'); blanks dropped, and 'roma' after 'Roma' is the same tag, so it goes.
  */
 export function tidyTagNames(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const names: string[] = [];
-  for (const value of values) {
-    const name = tidyTagName(value);
-    const key = name.toLocaleLowerCase('it-IT');
-    if (name === '' || seen.has(key)) continue;
-    seen.add(key);
-    names.push(name);
-  }
-  return names;
+  return distinctTagNames(values, (name) => name.toLocaleLowerCase('it-IT'));
 }
 
 /** What is wrong with a set of tags, in Italian, or null when the server will take it. */

@@ -1,5 +1,5 @@
 import type { ModerationHints, PendingImage } from '../../types.js';
-import { MAX_TAGS, tidyTagName } from '../tags/tagName.js';
+import { distinctTagNames, MAX_TAGS } from '../tags/tagName.js';
 import { fold } from './search.js';
 import type { Classification } from './updateClassification.js';
 
@@ -8,16 +8,7 @@ import type { Classification } from './updateClassification.js';
  * only in case or accents.
  */
 export function cleanTags(tags: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const result: string[] = [];
-  for (const tag of tags) {
-    const name = tidyTagName(tag);
-    const key = fold(name);
-    if (name === '' || seen.has(key)) continue;
-    seen.add(key);
-    result.push(name);
-  }
-  return result;
+  return distinctTagNames(tags, fold);
 }
 
 /** `tags` with `extra` added at the end, within the limit; names already there stay once. */

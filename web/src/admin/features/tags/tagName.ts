@@ -17,3 +17,23 @@ export function tidyTagName(value: string): string {
 export function tagTooLong(name: string): boolean {
   return Array.from(name).length > MAX_TAG_LENGTH;
 }
+
+/**
+ * Names as typed, tidied (tidyTagName), blanks dropped and each kept once by `keyOf`, the first
+ * spelling winning: the edit dialog and the review dialog differ only in what counts as the same.
+ */
+export function distinctTagNames(
+  values: readonly string[],
+  keyOf: (name: string) => string,
+): string[] {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const value of values) {
+    const name = tidyTagName(value);
+    const key = keyOf(name);
+    if (name === '' || seen.has(key)) continue;
+    seen.add(key);
+    names.push(name);
+  }
+  return names;
+}
