@@ -233,6 +233,7 @@ describe('a session ended elsewhere', () => {
       await expect(page.getByText('Token scaduto, effettua il logout').count()).resolves.toBe(0);
     }
     await expect(page.evaluate(() => localStorage.getItem('muri.token'))).resolves.toBeNull();
+    await screenshot(page, 'session-ended-home-desktop');
     await close();
   });
 });
