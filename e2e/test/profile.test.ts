@@ -26,7 +26,9 @@ let owner: ApiUser;
 let visitor: ApiUser;
 
 beforeAll(async () => {
-  server = await startServer();
+  // Five accounts are opened here, all an address may open in ten minutes; the limits
+  // themselves are proven by the server suite.
+  server = await startServer({ RATE_LIMITS: '0' });
   browser = await launchBrowser();
   adminToken = await loginAdmin(server.url);
   owner = await registerUser(server.url, 'marta');

@@ -12,7 +12,12 @@ import type { FastifyRequest } from 'fastify';
 
 /** A user id, or 'me' for the logged-in user (the client's /user/me route). */
 const UserRefParams = Type.Object({
-  id: Type.String({ title: 'id', pattern: '^(me|[1-9][0-9]{0,9})$' }),
+  id: Type.String({
+    title: 'id',
+    pattern: '^(me|[1-9][0-9]{0,9})$',
+    // Said as a bad numeric id is said elsewhere: "0" has no forbidden character.
+    errorMessage: { pattern: 'Il campo "id" non è valido.' },
+  }),
 });
 
 const FollowState = Type.Object({ is_following: Type.Boolean(), followers_count: Type.Integer() });
