@@ -192,6 +192,34 @@ describe('the own profile', () => {
     await context.close();
   });
 
+  it('opens a pending upload whose reactions wait for its publication, counting no view', async () => {
+    const { context, page } = await openAs(owner, VIEWPORTS.phone);
+    const interactions: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/interactions')) {
+        interactions.push(request.url());
+      }
+    });
+    await page.goto(`${server.url}/user/me?tab=upload`);
+    await page.getByRole('link', { name: /Sogna forte/ }).click();
+    await page.getByRole('heading', { name: 'Sogna forte' }).waitFor();
+    await page
+      .getByText(
+        'In attesa di approvazione: non è ancora pubblica. Reazioni e visualizzazioni si contano dalla pubblicazione.',
+      )
+      .waitFor();
+    const reactions = page.getByRole('group', { name: 'Reazioni' }).getByRole('button');
+    await expect(reactions.count()).resolves.toBe(5);
+    for (const button of await reactions.all()) {
+      await expect(button.isDisabled()).resolves.toBe(true);
+    }
+    await expect(page.getByRole('button', { name: 'Scarica' }).isEnabled()).resolves.toBe(true);
+    await page.getByText('0 visualizzazioni').waitFor();
+    await screenshot(page, 'profile-own-pending-image-phone');
+    expect(interactions).toEqual([]);
+    await context.close();
+  });
+
   it('shows a rejected upload with its reason', async () => {
     const author = await registerUser(server.url, 'rifiutato');
     const image = await upload(server.url, author, 'Muro sbagliato');

@@ -4,7 +4,7 @@ import { buildApp, type App } from '../src/app.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { holdDeletion } from './helpers/held-write.js';
-import { publishedImage, uploadImage } from './helpers/images.js';
+import { approve, publishedImage, uploadImage } from './helpers/images.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -85,7 +85,47 @@ describe('reactions (D5)', () => {
       expect(view.statusCode).toBe(404);
       expect(view.json()).toEqual({ detail: 'Immagine non trovata' });
     }
-    expect((await interact(pending.id_image, 7, owner.token)).json()).toEqual({ action: 'added' });
+  });
+
+  it('counts nothing its uploader or an administrator does before the image is published', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+      access_token: string;
+    }>().access_token;
+    const pending = (await uploadImage(t.app, owner)).id_image;
+    const notPublished = {
+      detail: 'Un’immagine non ancora pubblicata non raccoglie reazioni né visualizzazioni.',
+    };
+    for (const token of [owner.token, admin]) {
+      for (const type of [1, 2, 4, 5, 6, 7]) {
+        const response = await interact(pending, type, token, '192.0.2.78');
+        expect(response.statusCode, String(type)).toBe(400);
+        expect(response.json()).toEqual(notPublished);
+      }
+      // They may still save the file (an administrator judging it, its author keeping it).
+      const download = await t.app.inject({
+        method: 'GET',
+        url: `/api/images/${pending}/download`,
+        headers: bearer(token),
+      });
+      expect(download.statusCode).toBe(200);
+    }
+    await t.app.ctx.interactions.flushViews();
+    const rows = await t.app.ctx.database.db
+      .selectFrom('interactions')
+      .select('id_interazione')
+      .where('id_image', '=', pending)
+      .execute();
+    expect(rows).toEqual([]);
+    const before = await summary(pending, owner.token);
+    expect(Object.values(before.interactions_count)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+
+    // Once published, it starts from nothing, and the same people count like anyone.
+    await approve(t.app, pending);
+    expect((await interact(pending, 1, owner.token)).json()).toEqual({ action: 'added' });
+    expect((await interact(pending, 7, admin)).json()).toEqual({ action: 'added' });
+    await t.app.ctx.interactions.flushViews();
+    const after = await summary(pending, owner.token);
+    expect(after.interactions_count).toMatchObject({ likes: 1, views: 1, downloads: 0 });
   });
 
   it('stays consistent under 20 concurrent toggles of the same like', async () => {

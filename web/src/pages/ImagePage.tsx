@@ -137,12 +137,14 @@ function ReactionButton({
   count,
   pressed,
   busy,
+  disabled,
   onClick,
 }: {
   reaction: Reaction;
   count: number;
   pressed: boolean;
   busy: boolean;
+  disabled: boolean;
   onClick: () => void;
 }) {
   const icons = REACTION_ICONS[reaction.type];
@@ -160,6 +162,7 @@ function ReactionButton({
         // Not disabled while the answer is on its way (a tooltip needs a live button); the
         // click is ignored instead, so one toggle never races another.
         onClick={busy ? undefined : onClick}
+        disabled={disabled}
         sx={{
           flex: 1,
           minWidth: 0,
@@ -295,7 +298,10 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
         </Box>
 
         {image.status === 'pending' && (
-          <Alert severity="info">In attesa di approvazione: non è ancora pubblica.</Alert>
+          <Alert severity="info">
+            In attesa di approvazione: non è ancora pubblica. Reazioni e visualizzazioni si
+            contano dalla pubblicazione.
+          </Alert>
         )}
         {image.status === 'rejected' && (
           <Alert severity="warning">Questa immagine è stata rifiutata e non è pubblica.</Alert>
@@ -310,6 +316,8 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
                 count={image[reaction.count]}
                 pressed={own.has(reaction.type)}
                 busy={toggle.isPending && toggle.variables.reaction.type === reaction.type}
+                // D4: the server counts nothing on a picture not yet public.
+                disabled={image.status !== 'approved'}
                 onClick={() => {
                   react(reaction);
                 }}
@@ -474,11 +482,12 @@ export default function ImagePage() {
   }, [id]);
 
   // SPEC §4: one view per load of the image; the server ignores repeats within its window.
-  const loadedId = image.data?.id_image;
+  // A picture not yet public, seen by its uploader or an administrator, counts none (D4).
+  const countedId = image.data?.status === 'approved' ? image.data.id_image : undefined;
   useEffect(() => {
-    if (loadedId !== undefined) recordView({ imageId: loadedId, viewerId });
+    if (countedId !== undefined) recordView({ imageId: countedId, viewerId });
     // Once per picture shown, not again when the same reader logs in or out.
-  }, [loadedId, recordView]);
+  }, [countedId, recordView]);
 
   if (missing) return <NotFound />;
   if (image.isPending) return <Loading />;

@@ -299,7 +299,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       onRequest: app.guards.user,
       schema: {
         tags: ['images'],
-        summary: 'Download the image file; every download is counted (D5)',
+        summary: 'Download the image file; every download of a published image is counted (D5)',
         params: IdParams,
         response: errorResponses(400, 401, 404),
       },
@@ -325,7 +325,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       if (variant === undefined) throw notFound(IMAGE_MESSAGES.notFound);
       // Fastify answers HEAD with this handler too: a client asking for the headers (a
       // download manager's first look) has downloaded nothing yet.
-      if (request.method !== 'HEAD') await interactions.recordDownload(image.id_image, user);
+      if (request.method !== 'HEAD') await interactions.recordDownload(image, user);
       reply.header('cache-control', 'private, no-store');
       reply.header('x-content-type-options', 'nosniff');
       // The decorated reply's root is the images folder (app.ts).

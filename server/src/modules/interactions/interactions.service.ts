@@ -3,7 +3,7 @@ import { chunks } from '../../db/chunks.js';
 import { whenRowGone } from '../../db/errors.js';
 import { holdImageRows } from '../../db/locks.js';
 import type { Executor } from '../../db/executor.js';
-import type { Database, UserRow } from '../../db/tables.js';
+import type { Database, ImageStatus, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound, unauthorized } from '../../lib/errors.js';
 import { IMAGE_MESSAGES, type ImagesService, type Viewer } from '../images/images.service.js';
@@ -43,6 +43,7 @@ const ERASURE_BATCH = 1000;
 export const INTERACTION_MESSAGES = {
   loginToReact: 'Devi effettuare l’accesso per reagire alle immagini.',
   downloadSeparately: 'Per scaricare un’immagine usa il pulsante Scarica.',
+  notPublished: 'Un’immagine non ancora pubblicata non raccoglie reazioni né visualizzazioni.',
 } as const;
 
 export type InteractionsService = ReturnType<typeof createInteractionsService>;
@@ -106,6 +107,7 @@ export function createInteractionsService(
       at: now.toISOString(),
     });
     if (outcome === 'hidden') throw notFound(IMAGE_MESSAGES.notFound);
+    if (outcome === 'unpublished') throw badRequest(INTERACTION_MESSAGES.notPublished);
     return outcome;
   }
 
@@ -158,14 +160,22 @@ export function createInteractionsService(
     async interact(imageId: number, type: number, viewer: Viewer, ip: string) {
       // A view checks the image itself, in the query that looks for an earlier view.
       if (type === INTERACTION.view) return { action: await view(imageId, viewer, ip) };
-      images.visibleOrThrow(await repo.reactionTarget(db, imageId), viewer);
+      const image = images.visibleOrThrow(await repo.reactionTarget(db, imageId), viewer);
       if (type === INTERACTION.download) throw badRequest(INTERACTION_MESSAGES.downloadSeparately);
       if (viewer === null) throw unauthorized(INTERACTION_MESSAGES.loginToReact);
+      // D4: only approved images have counts. Its uploader or an administrator may see it
+      // before, but what they did then would appear in its counts once published.
+      if (image.status !== 'approved') throw badRequest(INTERACTION_MESSAGES.notPublished);
       return { action: await toggle(imageId, viewer, type) };
     },
 
-    /** Every download counts (D5). */
-    async recordDownload(imageId: number, user: UserRow): Promise<void> {
+    /**
+     * Every download of a published image counts (D5); its uploader or an administrator
+     * saving it before it is public counts nothing (D4), like their views and reactions.
+     */
+    async recordDownload(image: { id_image: number; status: ImageStatus }, user: UserRow) {
+      if (image.status !== 'approved') return;
+      const imageId = image.id_image;
       await onExistingImage(imageId, () =>
         db.transaction().execute(async (trx) => {
           await repo.insertInteraction(trx, {

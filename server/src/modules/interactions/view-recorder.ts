@@ -21,8 +21,11 @@ export interface ViewRequest {
   at: string;
 }
 
-/** 'hidden': the image does not exist for this viewer (the route answers 404). */
-export type ViewOutcome = 'added' | 'exists' | 'hidden';
+/**
+ * 'hidden': the image does not exist for this viewer (the route answers 404); 'unpublished':
+ * its uploader or an administrator looks at it before it is public, which counts nothing (D4).
+ */
+export type ViewOutcome = 'added' | 'exists' | 'hidden' | 'unpublished';
 
 export interface ViewRecorder {
   record(view: ViewRequest): Promise<ViewOutcome>;
@@ -55,6 +58,7 @@ export function createViewRecorder(
           view.since,
         );
         if (target === undefined || !canSee(target, view.viewer)) return 'hidden';
+        if (target.status !== 'approved') return 'unpublished';
         // After the query: the same viewer's other request may have added it meanwhile, or a
         // batch holding it may have been written since the query read the database.
         const waiting = [view.viewerKey, view.earlierKey].some((key) =>
