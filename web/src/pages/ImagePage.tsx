@@ -299,8 +299,8 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
 
         {image.status === 'pending' && (
           <Alert severity="info">
-            In attesa di approvazione: non è ancora pubblica. Reazioni e visualizzazioni si
-            contano dalla pubblicazione.
+            In attesa di approvazione: non è ancora pubblica. Reazioni e visualizzazioni si contano
+            dalla pubblicazione.
           </Alert>
         )}
         {image.status === 'rejected' && (
