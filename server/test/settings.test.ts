@@ -301,3 +301,30 @@ describe('upload_max_bytes', () => {
     await uploadImage(t.app, user);
   });
 });
+
+describe('GET /api/images/export/limits', () => {
+  const limits = (token: string | null = null) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/images/export/limits',
+      headers: token === null ? {} : bearer(token),
+    });
+
+  it('tells anyone the limit in force, written as the refusal writes it, never kept', async () => {
+    const initial = await limits();
+    expect(initial.statusCode).toBe(200);
+    expect(initial.json()).toEqual({ upload_max_bytes: 5 * 1024 * 1024, upload_max_label: '5MB' });
+    expect(initial.headers['cache-control']).toBe('no-cache');
+
+    await putSettings({ upload_max_bytes: 2.5 * 1024 * 1024 });
+    // The next page that asks knows at once, logged in or not.
+    for (const token of [null, user.token]) {
+      const changed = await limits(token);
+      expect(changed.json()).toEqual({
+        upload_max_bytes: 2.5 * 1024 * 1024,
+        upload_max_label: '2,5MB',
+      });
+      expect(changed.headers['cache-control']).toBe('no-cache');
+    }
+  });
+});

@@ -7,9 +7,22 @@ import { badRequest, HttpError } from '../../lib/errors.js';
 import { errorResponses, MAX_ROW_ID } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { UNCATEGORISED_ID } from '../taxonomy/taxonomy.service.js';
-import { DEFAULT_UPLOAD_LIMIT_BYTES, parseTagsField, UPLOAD_MESSAGES } from './uploads.service.js';
+import {
+  DEFAULT_UPLOAD_LIMIT_BYTES,
+  formatSizeLimit,
+  parseTagsField,
+  UPLOAD_MESSAGES,
+} from './uploads.service.js';
 
 const FIELD_NAMES = new Set(['title', 'category_id', 'tags', 'description']);
+
+/** What the upload page says and checks before sending a file (D7: the setting in force). */
+const UploadLimits = Type.Object({
+  upload_max_bytes: Type.Integer({ description: 'The largest file accepted, in bytes' }),
+  upload_max_label: Type.String({
+    description: 'The same limit as the error messages write it, e.g. "5MB"',
+  }),
+});
 
 const UploadResult = Type.Object({
   id_image: Type.Integer(),
@@ -54,6 +67,23 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       headerPairs: 50,
     },
   });
+
+  app.get(
+    '/images/export/limits',
+    {
+      schema: {
+        tags: ['uploads'],
+        summary: 'The upload size limit in force (D7), for the page to say and check it',
+        response: { 200: UploadLimits },
+      },
+    },
+    async (_request, reply) => {
+      const bytes = (await ctx.settings.get()).upload_max_bytes;
+      // An administrator may change it at any moment: asked again each time, never kept.
+      void reply.header('cache-control', 'no-cache');
+      return { upload_max_bytes: bytes, upload_max_label: formatSizeLimit(bytes) };
+    },
+  );
 
   app.post(
     '/images/export',
