@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiAs,
   createCategory,
   jpeg,
   loginAdmin,
@@ -321,6 +322,38 @@ describe('upload', () => {
     await phone.page.getByRole('button', { name: "Scegli un'immagine" }).waitFor();
     await screenshot(phone.page, 'image-and-account-upload-phone');
     await phone.close();
+  });
+
+  it('says and checks the limit an administrator set', async () => {
+    const setLimit = (bytes: number) =>
+      apiAs(server.url, adminToken, '/admin/settings', {
+        method: 'PUT',
+        body: JSON.stringify({ upload_max_bytes: bytes }),
+      });
+    await setLimit(2 * 1024 * 1024);
+    try {
+      const { page, close } = await open(VIEWPORTS.desktop, viewer);
+      const sent: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST') sent.push(request.url());
+      });
+      await page.goto(`${server.url}/create`);
+      await page.getByText('JPG, PNG o WEBP · massimo 2MB').waitFor();
+      await page.getByText(/Formati accettati: JPG, PNG o WEBP, fino a 2MB\./).waitFor();
+      await page.locator('input[type="file"]').setInputFiles({
+        name: 'grande.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.alloc(3 * 1024 * 1024),
+      });
+      await expect(page.getByRole('alert').innerText()).resolves.toBe(
+        'Il file è troppo grande. La dimensione massima è 2MB.',
+      );
+      // Refused here, before a byte of it went out.
+      expect(sent).toEqual([]);
+      await close();
+    } finally {
+      await setLimit(5 * 1024 * 1024);
+    }
   });
 });
 

@@ -24,12 +24,12 @@ import { Link as RouterLink } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useSession } from '../features/auth/useSession.js';
+import { UPLOAD_ACCEPT, UPLOAD_TYPES, useUploadImage } from '../features/uploads/uploadImage.js';
 import {
-  UPLOAD_ACCEPT,
-  UPLOAD_MAX_BYTES,
-  UPLOAD_TYPES,
-  useUploadImage,
-} from '../features/uploads/uploadImage.js';
+  tooLargeMessage,
+  useUploadLimits,
+  type UploadLimits,
+} from '../features/uploads/uploadLimits.js';
 import { ApiError, errorMessage } from '../lib/api.js';
 import { formatSize } from '../lib/format.js';
 
@@ -57,7 +57,7 @@ const RULES = [
 ];
 
 /** SPEC §5: type and size are checked here too, so nobody waits for an upload bound to fail. */
-function checkFile(file: File): string | null {
+function checkFile(file: File, limits: UploadLimits): string | null {
   // Some systems give no type for a file; its extension then decides, and the server reads
   // the bytes anyway.
   const known =
@@ -67,9 +67,7 @@ function checkFile(file: File): string | null {
   if (!known) {
     return 'Formato file non supportato. Usa JPG, PNG o WEBP.';
   }
-  if (file.size > UPLOAD_MAX_BYTES) {
-    return 'Il file è troppo grande. La dimensione massima è 5MB.';
-  }
+  if (file.size > limits.upload_max_bytes) return tooLargeMessage(limits);
   return null;
 }
 
@@ -97,7 +95,7 @@ function usePreview(file: File | null): string | undefined {
   return url;
 }
 
-function Rules() {
+function Rules({ limit }: { limit: string }) {
   return (
     <Paper
       component="aside"
@@ -119,7 +117,8 @@ function Rules() {
         ))}
       </List>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
-        Formati accettati: JPG, PNG o WEBP, fino a 5MB. Come trattiamo i tuoi dati e le tue foto:{' '}
+        Formati accettati: JPG, PNG o WEBP, fino a {limit}. Come trattiamo i tuoi dati e le tue
+        foto:{' '}
         <Link component={RouterLink} to={PRIVACY_POLICY_PATH} color="secondary">
           informativa sulla privacy
         </Link>
@@ -138,9 +137,10 @@ export default function UploadPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const preview = usePreview(file);
+  const limits = useUploadLimits();
 
   const send = (chosen: File) => {
-    const invalid = checkFile(chosen);
+    const invalid = checkFile(chosen, limits);
     if (invalid !== null) {
       upload.reset();
       setFile(null);
@@ -294,7 +294,7 @@ export default function UploadPage() {
           <input type="file" accept={UPLOAD_ACCEPT} hidden onChange={choose} />
         </Button>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-          JPG, PNG o WEBP · massimo 5MB
+          JPG, PNG o WEBP · massimo {limits.upload_max_label}
         </Typography>
       </Box>
     );
@@ -344,7 +344,7 @@ export default function UploadPage() {
             {panel}
           </Stack>
         </Paper>
-        <Rules />
+        <Rules limit={limits.upload_max_label} />
       </Box>
     </Box>
   );

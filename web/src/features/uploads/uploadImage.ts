@@ -2,10 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiUpload } from '../../lib/api.js';
 
-/** SPEC §5 and §9: JPEG, PNG or WebP up to 5MB. The server checks the real bytes again (D4). */
+/**
+ * SPEC §5 and §9: JPEG, PNG or WebP, of the size in uploadLimits.ts. The server checks the real
+ * bytes again (D4).
+ */
 export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const UPLOAD_ACCEPT = '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp';
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 /** SPEC §9: every upload goes to category 1; administrators may move it later. */
 const UPLOAD_CATEGORY_ID = 1;
 
