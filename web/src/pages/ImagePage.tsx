@@ -474,13 +474,6 @@ export default function ImagePage() {
 
   usePageTitle(missing ? NOT_FOUND : image.data === undefined ? undefined : imageTitle(image.data));
 
-  // A picture opened from a scrolled gallery starts at its top, not half-way down.
-  useEffect(() => {
-    // A block, not an expression: recent browsers return a promise from scrollTo, and an
-    // effect may return only its cleanup.
-    window.scrollTo(0, 0);
-  }, [id]);
-
   // SPEC §4: one view per load of the image; the server ignores repeats within its window.
   // A picture not yet public, seen by its uploader or an administrator, counts none (D4).
   const countedId = image.data?.status === 'approved' ? image.data.id_image : undefined;

@@ -1,0 +1,127 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  openSession,
+  screenshot,
+  startDemoServer,
+  VIEWPORTS,
+  type RunningServer,
+} from './harness.js';
+
+/*
+ * Back and forward, as a reader browses: they land where the reader left each page, even a
+ * page that comes back shorter than it was and grows as its lists are drawn (the home page's
+ * gallery waits until its place nears the screen).
+ */
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startDemoServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await (browser as Browser | undefined)?.close();
+  await (server as RunningServer | undefined)?.stop();
+});
+
+async function openPhone(): Promise<{ context: BrowserContext; page: Page }> {
+  return openSession(browser, server.url, null, { viewport: VIEWPORTS.phone });
+}
+
+/** The home page's gallery, drawn once the reader scrolls down near it. */
+async function homeGallery(page: Page): Promise<Locator> {
+  await page.goto(server.url);
+  const section = page.locator('section[aria-labelledby="home-all"]');
+  await section.waitFor({ state: 'attached' });
+  await section.scrollIntoViewIfNeeded();
+  const pictures = section.locator('a[href^="/image/"]');
+  await pictures.first().waitFor();
+  return pictures;
+}
+
+const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
+
+/** Scrolls so that `target` is near the top of the screen; answers the position. */
+async function scrollTo(page: Page, target: Locator): Promise<number> {
+  await target.evaluate((element) => {
+    window.scrollBy(0, element.getBoundingClientRect().top - 80);
+  });
+  // The position is recorded from the scroll events, which the browser sends at its next frame.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  return scrollY(page);
+}
+
+/** Waits until the page rests at `y` (within a pixel), or fails with where it is. */
+async function expectAt(page: Page, y: number): Promise<void> {
+  await page
+    .waitForFunction((goal) => Math.abs(window.scrollY - goal) <= 1, y, { timeout: 5000 })
+    .catch(() => undefined);
+  expect(await scrollY(page)).toBeCloseTo(y, -1);
+}
+
+describe('back and forward', () => {
+  it("return to a picture deep in the home page's gallery", async () => {
+    const { context, page } = await openPhone();
+    const gallery = await homeGallery(page);
+    const count = await gallery.count();
+    expect(count).toBeGreaterThan(12);
+    // The picture lowest on the page, far below the carousels (a masonry grid's order in the
+    // document is not its order down the page).
+    const tops = await gallery.evaluateAll((links) =>
+      links.map((link) => link.getBoundingClientRect().top),
+    );
+    const deep = gallery.nth(tops.indexOf(Math.max(...tops)));
+    const target = await deep.getAttribute('href');
+    const left = await scrollTo(page, deep);
+    const carouselsEnd = await page.evaluate(
+      () => (document.getElementById('home-all')?.getBoundingClientRect().top ?? 0) + scrollY,
+    );
+    expect(left).toBeGreaterThan(carouselsEnd + 1000);
+
+    await deep.click();
+    await page.waitForURL(`${server.url}${target ?? ''}`);
+    await page.getByRole('group', { name: 'Reazioni' }).waitFor();
+    // Opened from a scrolled gallery, a picture starts at its top.
+    expect(await scrollY(page)).toBe(0);
+
+    await page.goBack();
+    await page.waitForURL(`${server.url}/`);
+    await expectAt(page, left);
+    await expect(deep.isVisible()).resolves.toBe(true);
+    await screenshot(page, 'navigation-back-home-gallery-phone');
+    await context.close();
+  });
+
+  it("return to an image page's related pictures, and forward to the one opened", async () => {
+    const { context, page } = await openPhone();
+    const first = await (await homeGallery(page)).first().getAttribute('href');
+    await page.goto(`${server.url}${first ?? ''}`);
+    await page.getByRole('heading', { name: 'Immagini Correlate' }).waitFor();
+    const related = page.locator('a[href^="/image/"]').nth(3);
+    await related.waitFor();
+    const left = await scrollTo(page, related);
+    expect(left).toBeGreaterThan(500);
+
+    const next = await related.getAttribute('href');
+    await related.click();
+    await page.waitForURL(`${server.url}${next ?? ''}`);
+    await page.getByRole('group', { name: 'Reazioni' }).waitFor();
+    expect(await scrollY(page)).toBe(0);
+    await page.getByRole('heading', { name: 'Immagini Correlate' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    const leftNext = await scrollY(page);
+    expect(leftNext).toBeGreaterThan(300);
+
+    await page.goBack();
+    await page.waitForURL(`${server.url}${first ?? ''}`);
+    await expectAt(page, left);
+    await page.goForward();
+    await page.waitForURL(`${server.url}${next ?? ''}`);
+    await expectAt(page, leftNext);
+    await context.close();
+  });
+});
