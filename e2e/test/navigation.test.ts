@@ -10,16 +10,18 @@ import {
 } from './harness.js';
 
 /*
- * Back and forward, as a reader browses: they land where the reader left each page, even a
- * page that comes back shorter than it was and grows as its lists are drawn (the home page's
- * gallery waits until its place nears the screen).
+ * Moving through the gallery as a reader does: the home page's gallery loads its next page as
+ * its end nears (a page is 120 pictures; the demo here has more), and back and forward land
+ * where the reader left each page, even a page that comes back shorter than it was and grows
+ * as its lists are drawn (the home page's gallery waits until its place nears the screen).
  */
 
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startDemoServer();
+  // More public pictures than one page holds (about 150 of them).
+  server = await startDemoServer({ DEMO_IMAGES: '160' });
   browser = await launchBrowser();
 });
 
@@ -62,6 +64,62 @@ async function expectAt(page: Page, y: number): Promise<void> {
     .catch(() => undefined);
   expect(await scrollY(page)).toBeCloseTo(y, -1);
 }
+
+describe('the home page gallery', () => {
+  it('loads the next pages as the reader nears the end, each picture once, up to the total', async () => {
+    const { context, page } = await openPhone();
+    const pages: string[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === '/api/images/' || url.pathname === '/api/images') {
+        pages.push(`${String(response.status())} ${url.search}`);
+      }
+    });
+    const total = (
+      (await (await fetch(`${server.url}/api/images/?limit=1`)).json()) as {
+        total: number;
+      }
+    ).total;
+    expect(total).toBeGreaterThan(120);
+    const gallery = await homeGallery(page);
+    const ids = () =>
+      gallery.evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    for (let round = 0; round < 40 && (await gallery.count()) < total; round++) {
+      await page.evaluate(() => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+      });
+      await page.waitForTimeout(250);
+    }
+    const shown = await ids();
+    expect(shown).toHaveLength(total);
+    expect(new Set(shown).size).toBe(total);
+    // Two pages of 120, the second asked for by the cursor the first handed out (goal 2).
+    expect(pages).toHaveLength(2);
+    expect(pages[1]).toMatch(/^200 .*cursor=/);
+    expect(pages.every((line) => line.startsWith('200 '))).toBe(true);
+    // Nothing more is asked for at the end.
+    const asked = pages.length;
+    await page.mouse.wheel(0, 2000);
+    await page.waitForTimeout(500);
+    expect(pages).toHaveLength(asked);
+
+    // Back from a picture of the second page: the grid, drawn anew a slice at a time, is
+    // followed down to it.
+    const tops = await gallery.evaluateAll((links) =>
+      links.map((link) => link.getBoundingClientRect().top),
+    );
+    const last = gallery.nth(tops.indexOf(Math.max(...tops)));
+    const left = await scrollTo(page, last);
+    const href = await last.getAttribute('href');
+    await last.click();
+    await page.waitForURL(`${server.url}${href ?? ''}`);
+    await page.getByRole('group', { name: 'Reazioni' }).waitFor();
+    await page.goBack();
+    await expectAt(page, left);
+    await expect(last.isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});
 
 describe('back and forward', () => {
   it("return to a picture deep in the home page's gallery", async () => {
