@@ -358,6 +358,26 @@ describe('upload', () => {
 });
 
 describe('image page', () => {
+  it('names a deactivated author without a link to the profile that is hidden', async () => {
+    const gone = await registerUser(server.url, 'sospeso');
+    const picture = await publish(server.url, gone, adminToken, 'Muro sospeso');
+    await apiAs(server.url, adminToken, `/admin/users/${gone.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({
+        username: gone.username,
+        email: `${gone.username}@example.it`,
+        is_active: false,
+      }),
+    });
+    const { page, close } = await open(VIEWPORTS.desktop, viewer);
+    await page.goto(`${server.url}/image/${picture}`);
+    const main = page.getByRole('main');
+    await main.getByText(gone.username, { exact: true }).waitFor();
+    // Its profile answers 'Utente non trovato': the name is shown, not offered as a way there.
+    await expect(main.getByRole('link', { name: gone.username }).count()).resolves.toBe(0);
+    await close();
+  });
+
   it('shows the picture, its counts and links, and toggles reactions', async () => {
     const { page, close } = await open(VIEWPORTS.desktop, viewer);
     await page.goto(`${server.url}/image/${imageId}`);

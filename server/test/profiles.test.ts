@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers/app.js';
-import { bearer, createUser, type TestUser } from './helpers/factories.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { holdDeletion } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
@@ -73,6 +73,45 @@ describe('GET /api/users/{id}/profile', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({ detail: 'Il campo "id" non è valido.' });
     }
+  });
+});
+
+describe("an image page's link to its author", () => {
+  it('is offered while the profile can be opened, and not once the account is deactivated', async () => {
+    const author = await createUser(t.app);
+    const image = (await publishedImage(t.app, author)).id_image;
+    const detail = async () =>
+      (await call('GET', `/api/images/${image}`)).json<{
+        username_uploader: string;
+        uploader_visible: boolean;
+      }>();
+    expect(await detail()).toMatchObject({
+      username_uploader: author.username,
+      uploader_visible: true,
+    });
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+      access_token: string;
+    }>().access_token;
+    const setActive = (active: boolean) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/users/${String(author.id)}`,
+        headers: bearer(admin),
+        payload: {
+          username: author.username,
+          email: author.email,
+          is_active: active,
+        },
+      });
+    expect((await setActive(false)).statusCode).toBe(200);
+    // The picture stays public under its author's name; the profile it would link to is a 404.
+    expect(await detail()).toMatchObject({
+      username_uploader: author.username,
+      uploader_visible: false,
+    });
+    expect((await call('GET', `/api/users/${String(author.id)}/profile`)).statusCode).toBe(404);
+    expect((await setActive(true)).statusCode).toBe(200);
+    expect(await detail()).toMatchObject({ uploader_visible: true });
   });
 });
 

@@ -9,7 +9,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
  */
 
 type Timestamp = string;
-type Flag = 0 | 1;
+export type Flag = 0 | 1;
 
 export interface UsersTable {
   id_utente: Generated<number>;

@@ -33,6 +33,8 @@ export interface GalleryImage {
 export interface ImageDetail extends GalleryImage {
   description: string | null;
   status: string;
+  /** False for a deactivated account: its profile is hidden, so nothing links to it. */
+  uploader_visible: boolean;
   favorites_count: number;
   downloads_count: number;
   sad_count: number;

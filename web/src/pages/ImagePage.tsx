@@ -250,6 +250,7 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
   };
 
   const uploader = image.username_uploader === '' ? 'Utente' : image.username_uploader;
+  const uploaderAvatar = <Avatar>{uploader.charAt(0).toLocaleUpperCase('it-IT')}</Avatar>;
   const category = image.category as ImageDetail['category'] | null;
   // Waiting or rejected pictures were never published: their date is the upload's.
   const date =
@@ -357,13 +358,17 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
         <Divider />
 
         <Section label="Caricata da">
-          <Chip
-            component={RouterLink}
-            to={`/user/${image.id_utente}`}
-            clickable
-            avatar={<Avatar>{uploader.charAt(0).toLocaleUpperCase('it-IT')}</Avatar>}
-            label={uploader}
-          />
+          {image.uploader_visible ? (
+            <Chip
+              component={RouterLink}
+              to={`/user/${image.id_utente}`}
+              clickable
+              avatar={uploaderAvatar}
+              label={uploader}
+            />
+          ) : (
+            <Chip avatar={uploaderAvatar} label={uploader} />
+          )}
         </Section>
 
         <Section label="Categoria">

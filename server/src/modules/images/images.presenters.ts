@@ -1,4 +1,5 @@
 import type { FileUrls } from './file-urls.js';
+import { isUsable } from '../users/users.service.js';
 import type { ImageRow } from './images.repository.js';
 
 export interface ImageExtras {
@@ -37,6 +38,12 @@ export function toImageDetail(row: ImageRow, extras: ImageExtras) {
     ...toGalleryImage(row, extras),
     description: row.description,
     status: row.status,
+    // A deactivated account's pictures stay public while its profile is hidden (404): the
+    // page names the author without a link that would lead nowhere.
+    uploader_visible: isUsable({
+      is_active: row.uploader_is_active,
+      deletion_requested_at: row.uploader_deletion_requested_at,
+    }),
     favorites_count: row.favorites_count,
     downloads_count: row.downloads_count,
     sad_count: row.sad_count,

@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { Database, ImageStatus } from '../../db/tables.js';
+import type { Database, Flag, ImageStatus } from '../../db/tables.js';
 import type { GalleryPosition } from './gallery-cursor.js';
 
 /** One image with what every list shows of it: uploader name and category. */
@@ -13,6 +13,9 @@ export interface ImageRow {
   description: string | null;
   id_utente: number;
   username: string;
+  /** The uploader's account state: whether their profile may be shown (users.service isUsable). */
+  uploader_is_active: Flag;
+  uploader_deletion_requested_at: string | null;
   id_categoria: number;
   categoria_nome: string;
   status: ImageStatus;
@@ -74,6 +77,8 @@ function selectImages(db: Executor): ImageQuery {
       'i.description',
       'i.id_utente',
       'u.username',
+      'u.is_active as uploader_is_active',
+      'u.deletion_requested_at as uploader_deletion_requested_at',
       'i.id_categoria',
       'c.nome as categoria_nome',
       'i.status',
