@@ -136,7 +136,8 @@ describe('back and forward', () => {
     const target = await deep.getAttribute('href');
     const left = await scrollTo(page, deep);
     const carouselsEnd = await page.evaluate(
-      () => (document.getElementById('home-all')?.getBoundingClientRect().top ?? 0) + scrollY,
+      () =>
+        (document.getElementById('home-all')?.getBoundingClientRect().top ?? 0) + window.scrollY,
     );
     expect(left).toBeGreaterThan(carouselsEnd + 1000);
 
