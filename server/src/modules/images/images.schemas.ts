@@ -74,7 +74,8 @@ export const ImageDetail = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.String(),
   uploader_visible: Type.Boolean({
-    description: "Whether the uploader's public profile can be opened (not for a deactivated account)",
+    description:
+      "Whether the uploader's public profile can be opened (not for a deactivated account)",
   }),
   favorites_count: Type.Integer(),
   downloads_count: Type.Integer(),
