@@ -211,6 +211,24 @@ describe('Gestione Categorie', () => {
     await context.close();
   });
 
+  it("offers no deletion of 'Non categorizzata' (D6), the others' kept", async () => {
+    const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
+    const other = categories.find((category) => category.id_categoria !== 1)!;
+    const { context, page } = await openAdmin('/admin/categories');
+    const uncategorised = row(page, 1);
+    await uncategorised.getByText('Non categorizzata', { exact: true }).first().waitFor();
+    await expect(uncategorised.getByRole('button', { name: 'Elimina' }).isDisabled()).resolves.toBe(
+      true,
+    );
+    await expect(uncategorised.getByRole('button', { name: 'Modifica' }).isEnabled()).resolves.toBe(
+      true,
+    );
+    await expect(
+      row(page, other.id_categoria).getByRole('button', { name: 'Elimina' }).isEnabled(),
+    ).resolves.toBe(true);
+    await context.close();
+  });
+
   it('leaves the name to the server and shows its reason when it refuses', async () => {
     const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
     const { context, page } = await openAdmin('/admin/categories');

@@ -15,7 +15,7 @@ export const UNTITLED = 'Scritta sul muro';
 export const ALT_MAX_LENGTH = 125;
 
 /** Category 1, 'Non categorizzata' (D6), says nothing about the picture. */
-const UNCATEGORISED_ID = 1;
+export const UNCATEGORISED_ID = 1;
 
 /** Fewer letters than this read on a wall is OCR noise ('|', '~ ,'), not words. */
 const MIN_LETTERS = 3;

@@ -95,6 +95,8 @@ interface TaxonomyManagerProps<Row extends TaxonomyItem> {
   summary?: (rows: readonly Row[]) => ReactNode;
   /** A line under the name field when editing (e.g. how many images use a tag). */
   editNote?: (row: Row) => string;
+  /** False for an entry the server never deletes: its 'Elimina' is offered disabled. */
+  canDelete?: (row: Row) => boolean;
 }
 
 type Editing<Row> = { mode: 'new' } | { mode: 'edit'; row: Row };
@@ -199,6 +201,7 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
   filter,
   summary,
   editNote,
+  canDelete,
 }: TaxonomyManagerProps<Row>) {
   const notice = useNotice();
   const [editing, setEditing] = useState<Editing<Row> | null>(null);
@@ -240,13 +243,14 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
             <GridActionsCellItem
               icon={<DeleteIcon />}
               label="Elimina"
+              disabled={canDelete !== undefined && !canDelete(params.row)}
               onClick={() => setDeleting(params.row)}
             />
           </GridActionsCell>
         ),
       },
     ],
-    [idField, nameColumns, texts.createdAtLabel],
+    [idField, nameColumns, texts.createdAtLabel, canDelete],
   );
 
   const confirmDelete = async (row: Row) => {

@@ -2,6 +2,7 @@ import { Box, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { categoryDisplayName } from '../../lib/format.js';
+import { UNCATEGORISED_ID } from '../../lib/imageText.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import {
   refreshAfterCategoryChange,
@@ -36,6 +37,10 @@ const TEXTS: TaxonomyTexts = {
 };
 
 const idOf = (row: AdminCategory) => row.id_categoria;
+
+// D6: 'Non categorizzata' always exists, so the server refuses its deletion; offering it
+// would only end in an error.
+const deletable = (row: AdminCategory) => row.id_categoria !== UNCATEGORISED_ID;
 
 // The name people read, with the stored one under it: that is what the dialog edits.
 const NAME_COLUMNS: GridColDef<AdminCategory>[] = [
@@ -76,6 +81,7 @@ export default function CategoriesPage() {
       remove={remove.mutateAsync}
       removeOne={deleteCategory}
       refresh={() => refreshAfterCategoryChange(queryClient)}
+      canDelete={deletable}
     />
   );
 }
