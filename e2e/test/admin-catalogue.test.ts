@@ -211,6 +211,19 @@ describe('Gestione Categorie', () => {
     await context.close();
   });
 
+  it('lists the categories by the names it shows, in Italian alphabetical order', async () => {
+    const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
+    const shown = categories.map((category) => categoryDisplayName(category.nome));
+    expect(shown).toEqual([...shown].sort((a, b) => a.localeCompare(b, 'it')));
+    const { context, page } = await openAdmin('/admin/categories');
+    await row(page, 1).waitFor();
+    const inGrid = await page
+      .locator('.MuiDataGrid-row[data-id] [data-field="nome"] .MuiTypography-body2')
+      .allInnerTexts();
+    expect(inGrid).toEqual(shown.slice(0, inGrid.length));
+    await context.close();
+  });
+
   it("offers no deletion of 'Non categorizzata' (D6), the others' kept", async () => {
     const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
     const other = categories.find((category) => category.id_categoria !== 1)!;

@@ -82,3 +82,16 @@ function repairOcrConfusions(text: string): string {
     return word.replace(/(?<!\p{N})0(?!\p{N})/gu, 'o').replace(/(?<=\p{L})1(?=\p{L})/gu, 'i');
   });
 }
+
+/**
+ * A category's name as visitors read it (SPEC §3): 'messaggi_di_protesta' → 'Di Protesta'.
+ * The same rule as web/src/lib/format.ts categoryDisplayName, which the browser uses.
+ */
+export function categoryDisplayName(nome: string): string {
+  const words = nome
+    .replace(/^messaggio?_/iu, '')
+    .split('_')
+    .filter((word) => word !== '');
+  if (words.length === 0) return nome;
+  return words.map((word) => word.charAt(0).toLocaleUpperCase('it-IT') + word.slice(1)).join(' ');
+}

@@ -1,4 +1,5 @@
 import { thumbHashToDataURL } from 'thumbhash';
+import { categoryDisplayName } from '../lib/text.js';
 
 /*
  * The first screen of a page as static HTML and CSS, sent inside index.html's #root so a phone
@@ -72,15 +73,6 @@ function truncate(text: string, max = ALT_MAX_LENGTH): string {
   const space = head.lastIndexOf(' ');
   const cut = space >= max * 0.6 ? head.slice(0, space) : head;
   return `${cut.replace(/[\s.,;:!?-]+$/u, '')}…`;
-}
-
-function categoryDisplayName(nome: string): string {
-  const words = nome
-    .replace(/^messaggio?_/i, '')
-    .split('_')
-    .filter((word) => word !== '');
-  if (words.length === 0) return nome;
-  return words.map((word) => word.charAt(0).toLocaleUpperCase('it-IT') + word.slice(1)).join(' ');
 }
 
 function imageTitle(image: ShellImage): string {

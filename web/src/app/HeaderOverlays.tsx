@@ -75,15 +75,14 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
 }
 
 /**
- * The categories a visitor can browse, by the names they read ('Politico' among the P's, not
- * after 'Viaggio' as its stored 'messaggio_politico' sorted); an empty one would only lead to
- * 'Nessuna immagine trovata per questa categoria'.
+ * The categories a visitor can browse, in the server's order, which is already by the names
+ * people read ('Politico' among the P's, not with the M's of its stored 'messaggio_politico');
+ * an empty one would only lead to 'Nessuna immagine trovata per questa categoria'.
  */
 function inDrawerOrder<C extends { nome: string; count: number }>(categories: readonly C[]) {
   return categories
     .filter((category) => category.count > 0)
-    .map((category) => ({ ...category, shown: categoryDisplayName(category.nome) }))
-    .sort((a, b) => a.shown.localeCompare(b.shown, 'it'));
+    .map((category) => ({ ...category, shown: categoryDisplayName(category.nome) }));
 }
 
 export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {

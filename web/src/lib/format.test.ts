@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   categoryDisplayName,
+  compareItalian,
   countPhrase,
   formatDateTime,
   formatLongDate,
@@ -136,5 +137,20 @@ describe('nameParts', () => {
   ])('cuts %s after its dots, hyphens and underscores', (name, parts) => {
     expect(nameParts(name)).toEqual(parts);
     expect(nameParts(name).join('')).toBe(name);
+  });
+});
+
+describe('compareItalian', () => {
+  it('orders shown category names as an Italian reader does, whatever the browser language', () => {
+    const shown = ['Zona Rossa', 'Éclair', 'città', 'Cibo', 'Amicizia', 'amore', 'Cuore'];
+    expect([...shown].sort(compareItalian)).toEqual([
+      'Amicizia',
+      'amore',
+      'Cibo',
+      'città',
+      'Cuore',
+      'Éclair',
+      'Zona Rossa',
+    ]);
   });
 });

@@ -9,6 +9,16 @@ export function categoryDisplayName(nome: string): string {
   return words.map((word) => word.charAt(0).toLocaleUpperCase('it-IT') + word.slice(1)).join(' ');
 }
 
+const ITALIAN = new Intl.Collator('it');
+
+/**
+ * Two texts in Italian alphabetical order, whatever the browser's own language: a grid sorting
+ * shown category names ('Città' between 'Cibo' and 'Cuore') must not depend on it.
+ */
+export function compareItalian(a: string, b: string): number {
+  return ITALIAN.compare(a, b);
+}
+
 const TIME_ZONE = 'Europe/Rome';
 
 const MONTHS = [

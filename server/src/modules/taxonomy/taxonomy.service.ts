@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { foldKey } from '../../lib/text.js';
+import { categoryDisplayName, foldKey } from '../../lib/text.js';
 import { cleanLine, cutBetweenCharacters } from '../../lib/typed-text.js';
 import * as repo from './taxonomy.repository.js';
 import type { Taxonomy, TaxonomyRow } from './taxonomy.repository.js';
@@ -82,6 +82,20 @@ export function shownCategoryKey(nome: string): string {
     .split('_')
     .filter((word) => word !== '');
   return foldKey(words.length === 0 ? nome : words.join(' ').replace(/\s+/gu, ' '));
+}
+
+const ITALIAN = new Intl.Collator('it');
+
+/**
+ * Category lists in the order of the names on screen: stored 'messaggi_amicizia' is read
+ * 'Amicizia' and belongs among the A's, not the M's where its stored key would put it. The id
+ * settles names that collate alike, so the order never changes between two calls.
+ */
+export function inShownOrder<Row extends { id: number; nome: string }>(rows: Row[]): Row[] {
+  return rows
+    .map((row) => ({ row, shown: categoryDisplayName(row.nome) }))
+    .sort((a, b) => ITALIAN.compare(a.shown, b.shown) || a.row.id - b.row.id)
+    .map(({ row }) => row);
 }
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
@@ -291,8 +305,10 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     remove,
     recategorise,
     requireCategory,
-    searchAll: (taxonomy: Taxonomy, term: string) =>
-      repo.search(db, taxonomy, foldKey(term.trim())),
+    searchAll: async (taxonomy: Taxonomy, term: string) => {
+      const rows = await repo.search(db, taxonomy, foldKey(term.trim()));
+      return taxonomy === 'categories' ? inShownOrder(rows) : rows;
+    },
     imageIdsWithTag: (id: number) => repo.imageIdsWithTag(db, id),
     imageIdsInCategory: (id: number) => repo.imageIdsInCategory(db, id),
     adjustApprovedCounts,
@@ -302,7 +318,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     getTag,
     getPublicTag,
     resolveTagNames,
-    listCategories: () => repo.listAll(db, 'categories'),
+    listCategories: async () => inShownOrder(await repo.listAll(db, 'categories')),
     popularCategories: (limit: number) => repo.listPopular(db, 'categories', limit),
     popularTags: (limit: number) => repo.listPopular(db, 'tags', limit),
     listUsedTags: () => repo.listUsed(db, 'tags'),

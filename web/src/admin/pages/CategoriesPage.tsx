@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { categoryDisplayName } from '../../lib/format.js';
+import { categoryDisplayName, compareItalian } from '../../lib/format.js';
 import { UNCATEGORISED_ID } from '../../lib/imageText.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import {
@@ -50,6 +50,7 @@ const NAME_COLUMNS: GridColDef<AdminCategory>[] = [
     flex: 1,
     minWidth: 220,
     valueGetter: (value: string) => categoryDisplayName(value),
+    sortComparator: compareItalian,
     renderCell: ({ row }) => (
       <Box sx={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: 1 }}>
         <Typography variant="body2" sx={{ fontWeight: 600, lineHeight: 1.3 }} noWrap>

@@ -11,7 +11,7 @@ import {
 } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ComponentProps, type SubmitEvent } from 'react';
-import { categoryDisplayName } from '../../lib/format.js';
+import { categoryDisplayName, compareItalian } from '../../lib/format.js';
 import {
   AdminGrid,
   dateColumn,
@@ -92,6 +92,7 @@ function dataColumns(): GridColDef<AdminImage>[] {
       headerName: 'Categoria',
       width: 160,
       valueGetter: (value: string) => categoryDisplayName(value),
+      sortComparator: compareItalian,
     },
     { field: 'username', headerName: 'Utente', width: 140 },
     {

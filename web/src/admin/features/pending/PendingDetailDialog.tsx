@@ -89,14 +89,18 @@ function DetailContent({
 
   // The select always holds the image's own and the suggested category, even before the list
   // arrives or if it failed.
-  const categoryChoices = new Map<number, string>([
-    [image.category.id_categoria, image.category.name],
-  ]);
-  if (suggestedCategory !== null) {
-    categoryChoices.set(suggestedCategory.id_categoria, suggestedCategory.nome);
-  }
-  for (const category of categories.data ?? []) {
-    categoryChoices.set(category.id_categoria, category.nome);
+  // The list first, in the server's order (by shown name); the image's own category and the
+  // suggestion are added only while the list lacks them, so the select always has its value.
+  const categoryChoices = new Map<number, string>(
+    (categories.data ?? []).map((category) => [category.id_categoria, category.nome]),
+  );
+  for (const [id, nome] of [
+    [image.category.id_categoria, image.category.name] as const,
+    ...(suggestedCategory === null
+      ? []
+      : [[suggestedCategory.id_categoria, suggestedCategory.nome] as const]),
+  ]) {
+    if (!categoryChoices.has(id)) categoryChoices.set(id, nome);
   }
 
   const acceptSuggestions = () => {
