@@ -115,6 +115,55 @@ describe('demo content (D12)', () => {
       expect(response.statusCode).toBe(401);
     }
   });
+
+  it('has every demo user join before anything they uploaded, published or did', async () => {
+    const db = t.app.ctx.database.db;
+    const users = await db
+      .selectFrom('users')
+      .select(['id_utente', 'created_at', 'age_confirmed_at'])
+      .where('email', 'like', '%@demo.muriparlanti.it')
+      .execute();
+    const joined = new Map(users.map((user) => [user.id_utente, Date.parse(user.created_at)]));
+    const now = t.app.ctx.clock.now().getTime();
+    for (const user of users) {
+      expect(Date.parse(user.created_at)).toBeLessThan(now);
+      expect(user.age_confirmed_at === null ? null : Date.parse(user.age_confirmed_at)).toBe(
+        Date.parse(user.created_at),
+      );
+    }
+    const images = await db
+      .selectFrom('images')
+      .select(['id_image', 'id_utente', 'created_at', 'published_at'])
+      .execute();
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) {
+      const since = joined.get(image.id_utente)!;
+      expect(since, `image ${image.id_image}`).toBeLessThanOrEqual(Date.parse(image.created_at));
+      if (image.published_at !== null) {
+        expect(since, `image ${image.id_image}`).toBeLessThanOrEqual(
+          Date.parse(image.published_at),
+        );
+      }
+    }
+    const follows = await db.selectFrom('follows').select(['follower_id', 'created_at']).execute();
+    for (const follow of follows) {
+      expect(joined.get(follow.follower_id)!).toBeLessThanOrEqual(Date.parse(follow.created_at));
+    }
+    const acts = await db
+      .selectFrom('interactions')
+      .select(['id_utente', 'created_at'])
+      .where('id_utente', 'is not', null)
+      .execute();
+    for (const act of acts) {
+      expect(joined.get(act.id_utente!)!).toBeLessThanOrEqual(Date.parse(act.created_at));
+    }
+    // What a profile shows as 'Membro dal'.
+    const uploader = images[0]!.id_utente;
+    const profile = (
+      await t.app.inject({ method: 'GET', url: `/api/users/${uploader}/profile` })
+    ).json();
+    expect(Date.parse(profile.user.created_at)).toBe(joined.get(uploader));
+  });
 });
 
 describe('a demo gallery of a few pictures (DEMO_IMAGES=5)', () => {

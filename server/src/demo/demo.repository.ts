@@ -64,3 +64,12 @@ export async function insertFollows(
     .onConflict((oc) => oc.columns(['follower_id', 'followed_id']).doNothing())
     .execute();
 }
+
+/** A demo user's sign-up, age confirmation included, moved to `at`. */
+export async function setUserJoinedAt(db: Executor, id: number, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ created_at: at, updated_at: at, age_confirmed_at: at })
+    .where('id_utente', '=', id)
+    .execute();
+}

@@ -41,6 +41,11 @@ export interface DemoSummary {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How far back the demo's activity reaches: pictures are published up to 30 days ago and
+ * uploaded up to 48 hours before that; follows and reactions are of the last 30 days.
+ */
+const ACTIVITY_DAYS = 32;
 const DUPLICATE_GROUPS = 8;
 const PENDING = 6;
 
@@ -89,6 +94,7 @@ export async function seedDemoContent(
   const total = options.images ?? 300;
 
   const users = await createUsers(ctx, random.fork('users'));
+  await backdateUsers(ctx, random.fork('joined'), users, now);
   const categoryIds = new Map<string, number>();
   for (const theme of THEMES) {
     categoryIds.set(theme.category, (await ctx.taxonomy.createCategory(theme.category)).id);
@@ -202,6 +208,22 @@ async function createUsers(ctx: AppContext, random: Random): Promise<number[]> {
     ids.push(user.id_utente);
   }
   return ids;
+}
+
+/**
+ * Demo people joined before anything they did: a profile's 'Membro dal' after its own photos
+ * would give the demo away. A fork of its own, so usernames and pictures stay what they were.
+ */
+async function backdateUsers(
+  ctx: AppContext,
+  random: Random,
+  users: number[],
+  now: number,
+): Promise<void> {
+  for (const id of users) {
+    const joinedAt = new Date(now - (ACTIVITY_DAYS + random.float(1, 300)) * DAY_MS).toISOString();
+    await demoRepo.setUserJoinedAt(ctx.database.db, id, joinedAt);
+  }
 }
 
 interface Picture {
