@@ -113,6 +113,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // The API speaks JSON; a route that takes plain text (the rejection reason, D4) adds its own
   // parser, so everywhere else a text body is a clear 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
+  // Many API clients label every request JSON, bodiless DELETEs and follows included. Fastify
+  // refuses an empty JSON body outright (FST_ERR_CTP_EMPTY_JSON_BODY); here it counts as no
+  // body, so a route that takes none works and one that needs one says what is missing.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (request, body: string, done) => {
+      if (body.length === 0) done(null, undefined);
+      else parseJson(request, body, done);
+    },
+  );
   if (config.jobsInServer) {
     app.addHook('onReady', async () => {
       ctx.jobs.start();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers/app.js';
+import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { bearer, createUser, login } from './helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -97,7 +98,7 @@ describe('error contract (D2)', () => {
     expect(response.json()).toEqual({ detail: 'La richiesta è troppo grande.' });
   });
 
-  it('refuses an empty JSON body and a JSON body of the wrong shape with 400', async () => {
+  it('refuses a missing JSON body and a JSON body of the wrong shape with 400', async () => {
     const empty = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -105,7 +106,14 @@ describe('error contract (D2)', () => {
       payload: '',
     });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toEqual({ detail: 'Il corpo della richiesta non è un JSON valido.' });
+    expect(empty.json()).toEqual({ detail: 'Il campo "Username" è obbligatorio.' });
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '  ',
+    });
+    expect(blank.json()).toEqual({ detail: 'Il corpo della richiesta non è un JSON valido.' });
 
     const array = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: [1, 2] });
     expect(array.statusCode).toBe(400);
@@ -143,6 +151,58 @@ describe('error contract (D2)', () => {
     expect(text).not.toContain('198.51.100.7');
     expect(text).not.toContain('203.0.113.9');
     expect(text).not.toContain('segreto');
+  });
+});
+
+describe('an empty body labelled JSON', () => {
+  // Many clients send 'content-type: application/json' on every request, bodiless ones too.
+  const JSON_LABEL = { 'content-type': 'application/json' };
+
+  it('counts as no body where a route takes none: a follow, an unfollow and a deletion', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const follower = await createUser(t.app);
+    const followed = await createUser(t.app);
+    for (const [method, url] of [
+      ['POST', `/api/users/${followed.id}/follow`],
+      ['DELETE', `/api/users/${followed.id}/unfollow`],
+    ] as const) {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: { ...JSON_LABEL, ...bearer(follower.token) },
+        payload: '',
+      });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    }
+    const doomed = await createUser(t.app);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/users/${doomed.id}`,
+      headers: { ...JSON_LABEL, ...bearer(admin.access_token) },
+      payload: '',
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const gone = await t.app.inject({ method: 'GET', url: `/api/users/${doomed.id}/profile` });
+    expect(gone.statusCode).toBe(404);
+  });
+
+  it('still has a route that needs a body say what is missing', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/categories',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...bearer(admin.access_token) },
+      payload: '',
+    });
+    expect(create.statusCode).toBe(400);
+    expect(create.json()).toEqual({ detail: 'Il campo "Nome Categoria" è obbligatorio.' });
+    // The same sentence as with no body and no label at all.
+    const unlabelled = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/categories',
+      headers: bearer(admin.access_token),
+    });
+    expect(unlabelled.json()).toEqual(create.json());
   });
 });
 

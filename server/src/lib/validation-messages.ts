@@ -14,10 +14,14 @@ interface AnnotatedSchema {
   title?: string;
   errorMessage?: ErrorMessage;
   properties?: Record<string, AnnotatedSchema>;
+  required?: string[];
 }
 
-/** Ajv's error object when `verbose` is on: it knows the schema that failed. */
-type VerboseError = FastifySchemaValidationError & { parentSchema?: AnnotatedSchema };
+/** Ajv's error object when `verbose` is on: it knows the schema that failed and the data. */
+type VerboseError = FastifySchemaValidationError & {
+  parentSchema?: AnnotatedSchema;
+  data?: unknown;
+};
 
 const WHOLE_PART_INVALID: Record<string, string> = {
   body: 'Il corpo della richiesta non è valido.',
@@ -32,15 +36,17 @@ export function validationMessage(errors: readonly VerboseError[], context: stri
   const params = error.params;
 
   if (error.keyword === 'required') {
-    const missing = String(params['missingProperty']);
-    const fieldSchema = error.parentSchema?.properties?.[missing];
-    return (
-      pickOverride(fieldSchema?.errorMessage, 'required') ??
-      `Il campo "${fieldSchema?.title ?? missing}" è obbligatorio.`
-    );
+    return missingFieldMessage(error.parentSchema, String(params['missingProperty']));
   }
 
   const fieldName = error.instancePath.split('/').filter(Boolean).pop();
+  // No body at all (none sent, an empty one labelled JSON, or `null`; Ajv sees null for each)
+  // where fields are required: the first of them is what is missing, as for an empty object.
+  const firstRequired = error.parentSchema?.required?.[0];
+  const noBody = context === 'body' && (error.data === null || error.data === undefined);
+  if (fieldName === undefined && noBody && firstRequired !== undefined) {
+    return missingFieldMessage(error.parentSchema, firstRequired);
+  }
   if (fieldName === undefined) {
     return WHOLE_PART_INVALID[context] ?? 'Richiesta non valida.';
   }
@@ -70,6 +76,14 @@ export function validationMessage(errors: readonly VerboseError[], context: stri
     default:
       return `Il campo ${label} non è valido.`;
   }
+}
+
+function missingFieldMessage(schema: AnnotatedSchema | undefined, missing: string): string {
+  const fieldSchema = schema?.properties?.[missing];
+  return (
+    pickOverride(fieldSchema?.errorMessage, 'required') ??
+    `Il campo "${fieldSchema?.title ?? missing}" è obbligatorio.`
+  );
 }
 
 function pickOverride(message: ErrorMessage | undefined, keyword: string): string | undefined {
