@@ -122,8 +122,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     'application/json',
     { parseAs: 'string' },
     (request, body: string, done) => {
-      if (body.length === 0) done(null, undefined);
-      else parseJson(request, body, done);
+      if (body.length === 0) {
+        done(null, undefined);
+        return;
+      }
+      // Fastify's own parser, synchronous: the same JSON and prototype-poisoning checks.
+      return parseJson(request, body, done);
     },
   );
   if (config.jobsInServer) {
