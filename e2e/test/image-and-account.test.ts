@@ -508,8 +508,14 @@ describe('image page', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`says when an image does not exist (${name})`, async () => {
       const { page, close } = await open(viewport);
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/images/999999') asked.push(request.url());
+      });
       await page.goto(`${server.url}/image/999999`);
       await page.getByRole('heading', { name: 'Immagine non trovata' }).waitFor();
+      // The first screen's 404 is the answer: the page does not ask a second time.
+      expect(asked).toHaveLength(1);
       await expect(page.title()).resolves.toBe('Immagine non trovata · Muri Parlanti');
       await screenshot(page, `image-and-account-image-missing-${name}`);
       await close();

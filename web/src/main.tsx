@@ -7,12 +7,18 @@ import { BrowserRouter, useRoutes } from 'react-router';
 import { prefetchFirstScreen } from './app/prefetch.js';
 import { preloadPage, routes } from './app/router.js';
 import { createAppTheme } from './app/theme.js';
-import { worthRetrying } from './lib/api.js';
+import { askAgainOnMount, worthRetrying } from './lib/api.js';
 import { nextTask } from './lib/nextTask.js';
 
+const STALE_MS = 30_000;
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: worthRetrying },
+    queries: {
+      staleTime: STALE_MS,
+      refetchOnWindowFocus: false,
+      retry: worthRetrying,
+      retryOnMount: (query) => askAgainOnMount(query.state, STALE_MS),
+    },
   },
 });
 

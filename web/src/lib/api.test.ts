@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
+  askAgainOnMount,
   errorMessage,
   failureOf,
   parseBody,
@@ -27,11 +28,37 @@ afterEach(() => {
 describe('worthRetrying', () => {
   it('tries a failed read once more only when another try may answer otherwise', () => {
     expect(worthRetrying(0, new TypeError('Failed to fetch'))).toBe(true);
+    // What `api` throws when no answer came at all.
+    expect(worthRetrying(0, new ApiError(0, undefined))).toBe(true);
     expect(worthRetrying(0, new ApiError(503, undefined))).toBe(true);
     expect(worthRetrying(0, new ApiError(429, undefined))).toBe(true);
     expect(worthRetrying(0, new ApiError(404, 'Categoria non trovata'))).toBe(false);
     expect(worthRetrying(0, new ApiError(403, undefined))).toBe(false);
     expect(worthRetrying(1, new ApiError(503, undefined))).toBe(false);
+  });
+});
+
+describe('askAgainOnMount', () => {
+  const at = 1_000_000;
+  const failed = (error: unknown, ago: number) => ({ error, errorUpdatedAt: at - ago });
+
+  it('does not ask again for a fresh refusal: the first screen already heard it', () => {
+    expect(askAgainOnMount(failed(new ApiError(404, 'Immagine non trovata'), 0), 30_000, at)).toBe(
+      false,
+    );
+    expect(askAgainOnMount(failed(new ApiError(400, undefined), 29_999), 30_000, at)).toBe(false);
+    expect(askAgainOnMount(failed(new ApiError(403, undefined), 10), 30_000, at)).toBe(false);
+  });
+
+  it('asks again for a refusal as old as stale data', () => {
+    expect(askAgainOnMount(failed(new ApiError(404, undefined), 30_000), 30_000, at)).toBe(true);
+  });
+
+  it('always asks again after a failure another try may mend', () => {
+    expect(askAgainOnMount(failed(new ApiError(0, undefined), 0), 30_000, at)).toBe(true);
+    expect(askAgainOnMount(failed(new ApiError(503, undefined), 0), 30_000, at)).toBe(true);
+    expect(askAgainOnMount(failed(new ApiError(429, undefined), 0), 30_000, at)).toBe(true);
+    expect(askAgainOnMount(failed(new TypeError('Failed to fetch'), 0), 30_000, at)).toBe(true);
   });
 });
 

@@ -19,7 +19,24 @@ export class ApiError extends Error {
 export function worthRetrying(failures: number, error: unknown): boolean {
   if (failures >= 1) return false;
   if (!(error instanceof ApiError)) return true;
-  return error.status >= 500 || error.status === 429;
+  // Status 0 is how `api` reports no answer at all (network down, connection cut).
+  return error.status === 0 || error.status >= 500 || error.status === 429;
+}
+
+/**
+ * Whether a page mounting on a query that failed asks again (TanStack's `retryOnMount`, for
+ * every query in main.tsx). TanStack asks by default, so a missing image was asked for twice
+ * on a first load: app/prefetch.ts got the 404 before the page mounted, and the page asked
+ * again. A refusal (4xx) is an answer like any other, fresh for `freshMs` as data is
+ * (`staleTime`); a failure that another try may mend is always tried again.
+ */
+export function askAgainOnMount(
+  state: { error: unknown; errorUpdatedAt: number },
+  freshMs: number,
+  now = Date.now(),
+): boolean {
+  if (worthRetrying(0, state.error)) return true;
+  return now - state.errorUpdatedAt >= freshMs;
 }
 
 export interface RequestOptions {
