@@ -7,6 +7,7 @@ import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useTags } from '../features/tags/tags.js';
 import { errorMessage } from '../lib/api.js';
+import { filterByName } from '../lib/fold.js';
 
 const TITLE = 'Tag disponibili';
 
@@ -17,13 +18,7 @@ export default function TagsPage() {
   const [filter, setFilter] = useState('');
   // Typing stays quick with thousands of chips: the list catches up a moment later.
   const deferred = useDeferredValue(filter);
-  const shown = useMemo(() => {
-    const needle = deferred.trim().toLocaleLowerCase('it-IT');
-    const all = tags.data ?? [];
-    return needle === ''
-      ? all
-      : all.filter((tag) => tag.nome.toLocaleLowerCase('it-IT').includes(needle));
-  }, [tags.data, deferred]);
+  const shown = useMemo(() => filterByName(tags.data ?? [], deferred), [tags.data, deferred]);
 
   let body;
   if (tags.isPending) body = <Loading />;

@@ -20,13 +20,14 @@ import {
   useTheme,
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
+import { fold } from '../../../lib/fold.js';
 import { categoryDisplayName, formatDateTime, formatSize } from '../../../lib/format.js';
 import type { PendingImage } from '../../types.js';
 import { useCategoryOptions } from './categoryOptions.js';
 import { addTags, classificationChange, cleanTags, suggestionsPending } from './classification.js';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../tags/tagName.js';
 import { useHints } from './hints.js';
-import { categoryName, fold, uploaderName } from './search.js';
+import { categoryName, uploaderName } from './search.js';
 import { StatusChip } from '../../components/StatusChip.js';
 import { useTagOptions } from './tagOptions.js';
 import type { Classification } from './updateClassification.js';

@@ -1,6 +1,6 @@
 import type { ModerationHints, PendingImage } from '../../types.js';
 import { distinctTagNames, MAX_TAGS } from '../tags/tagName.js';
-import { fold } from './search.js';
+import { fold } from '../../../lib/fold.js';
 import type { Classification } from './updateClassification.js';
 
 /**

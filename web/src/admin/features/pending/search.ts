@@ -1,13 +1,9 @@
+import { fold } from '../../../lib/fold.js';
 import { categoryDisplayName } from '../../../lib/format.js';
 import type { PendingImage } from '../../types.js';
 
 export const UNKNOWN_UPLOADER = 'Utente sconosciuto';
 export const NO_CATEGORY = 'Nessuna categoria';
-
-/** Lower case without accents, so 'citta' finds 'Città'. */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('it-IT');
-}
 
 /** The uploader's name, or 'Utente sconosciuto' when the answer has none (SPEC §2). */
 export function uploaderName(image: PendingImage): string {

@@ -33,9 +33,10 @@ describe('tag summary figures', () => {
 describe('tag filter', () => {
   const tags = [tag('Roma', 1), tag('amore', 2), tag('ROMANTICO', 0), tag('Città', 3)];
 
-  it('matches part of the name, case-insensitively', () => {
+  it('matches part of the name, ignoring case and accents', () => {
     expect(filterTagsByName(tags, 'rom').map((t) => t.nome)).toEqual(['Roma', 'ROMANTICO']);
     expect(filterTagsByName(tags, '  CITTÀ ').map((t) => t.nome)).toEqual(['Città']);
+    expect(filterTagsByName(tags, 'citta').map((t) => t.nome)).toEqual(['Città']);
     expect(filterTagsByName(tags, 'nessuno')).toEqual([]);
   });
 

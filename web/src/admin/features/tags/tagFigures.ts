@@ -1,3 +1,4 @@
+import { filterByName } from '../../../lib/fold.js';
 import type { AdminTag } from '../../types.js';
 
 export interface TagSummary {
@@ -25,12 +26,10 @@ export function tagSummary(tags: readonly Pick<AdminTag, 'nome' | 'image_count'>
   };
 }
 
-/** The tags whose name holds `needle`, case-insensitively; all of them for a blank needle. */
+/** The tags whose name holds `needle`, ignoring case and accents as /tags does. */
 export function filterTagsByName<T extends Pick<AdminTag, 'nome'>>(
   tags: readonly T[],
   needle: string,
 ): readonly T[] {
-  const wanted = needle.trim().toLocaleLowerCase('it-IT');
-  if (wanted === '') return tags;
-  return tags.filter((tag) => tag.nome.toLocaleLowerCase('it-IT').includes(wanted));
+  return filterByName(tags, needle);
 }
