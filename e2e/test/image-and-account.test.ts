@@ -355,6 +355,36 @@ describe('upload', () => {
       await setLimit(5 * 1024 * 1024);
     }
   });
+
+  it('opens the file picker from the keyboard, on Enter as on Space', async () => {
+    const uploader = await registerUser(server.url, 'tastiera');
+    const { page, close } = await open(VIEWPORTS.desktop, uploader);
+    await page.goto(`${server.url}/create`);
+    // A label announced as a button: Enter opens the picker only because MUI's ButtonBase
+    // clicks a non-native button on Enter, which a browser does for a real <button> alone.
+    const button = page.getByRole('button', { name: "Scegli un'immagine" });
+    for (const key of ['Space', 'Enter']) {
+      await button.focus();
+      // A key that opens nothing would otherwise wait the test's whole timeout.
+      const chooser = page.waitForEvent('filechooser', { timeout: 5000 });
+      await page.keyboard.press(key);
+      const opened = await chooser;
+      expect(opened.isMultiple()).toBe(false);
+      await expect(opened.element().getAttribute('accept')).resolves.toBe(
+        '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp',
+      );
+      if (key === 'Enter') {
+        // The file chosen goes out as a click's would.
+        await opened.setFiles({
+          name: 'muro-da-tastiera.jpg',
+          mimeType: 'image/jpeg',
+          buffer: await jpeg('Tastiera'),
+        });
+        await page.getByText('Immagine caricata con successo!').waitFor();
+      }
+    }
+    await close();
+  });
 });
 
 describe('image page', () => {
