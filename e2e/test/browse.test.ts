@@ -358,6 +358,55 @@ describe('search', () => {
     });
   }
 
+  it("closes by Escape from anywhere in the overlay, giving the focus back to 'Cerca'", async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/tags`);
+    const input = page.getByPlaceholder('Cerca immagini, utenti, categorie...');
+    const toggle = page.getByRole('button', { name: 'Cerca', exact: true });
+    const close = page.getByRole('button', { name: 'Chiudi ricerca' });
+    const toggleFocused = () => toggle.evaluate((element) => element === document.activeElement);
+    // The server's first screen draws a header of its own: React's, once the page is there.
+    await pageHeading(page, 'Tag disponibili').waitFor();
+
+    // From the field.
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await input.waitFor();
+    await expect(input.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'detached' });
+    await expect(toggleFocused()).resolves.toBe(true);
+
+    // From 'Chiudi ricerca'.
+    await page.keyboard.press('Enter');
+    await input.waitFor();
+    await page.keyboard.press('Tab');
+    await expect(close.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'detached' });
+    await expect(toggleFocused()).resolves.toBe(true);
+
+    // By 'Chiudi ricerca' itself.
+    await page.keyboard.press('Enter');
+    await input.waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await input.waitFor({ state: 'detached' });
+    await expect(toggleFocused()).resolves.toBe(true);
+
+    // A click outside closes it too.
+    await toggle.click();
+    await input.waitFor();
+    await pageHeading(page, 'Tag disponibili').click();
+    await input.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a result', async () => {
     const { page } = await openPage();
     await page.goto(`${server.url}/search?q=porto`);

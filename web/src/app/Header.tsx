@@ -3,9 +3,10 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CategoryIcon from '@mui/icons-material/Category';
 import SearchIcon from '@mui/icons-material/Search';
 import { AppBar, Box, IconButton, Link, Toolbar, Typography } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../features/auth/useSession.js';
+import type { SearchClose } from './HeaderOverlays.js';
 
 // The search field and the categories drawer load when first wanted (HeaderOverlays.tsx).
 const loadOverlays = () => import('./HeaderOverlays.js');
@@ -22,6 +23,13 @@ const preloadOverlays = {
 export function Header() {
   const user = useSession();
   const [searching, setSearching] = useState(false);
+  const searchButton = useRef<HTMLButtonElement>(null);
+  const closeSearch = (how: SearchClose) => {
+    setSearching(false);
+    // The focus was in the overlay that goes: back to the button that opened it, not to the
+    // page's body, where the next Tab would start again from the top.
+    if (how === 'dismissed') searchButton.current?.focus();
+  };
   const [drawer, setDrawer] = useState(false);
   // Mounted from the first opening on, so that closing still slides it away.
   const [drawerWanted, setDrawerWanted] = useState(false);
@@ -43,7 +51,12 @@ export function Header() {
             </Box>
           </Typography>
         </Link>
-        <IconButton aria-label="Cerca" onClick={() => setSearching(true)} {...preloadOverlays}>
+        <IconButton
+          ref={searchButton}
+          aria-label="Cerca"
+          onClick={() => setSearching(true)}
+          {...preloadOverlays}
+        >
           <SearchIcon />
         </IconButton>
         <IconButton
@@ -71,7 +84,7 @@ export function Header() {
         </IconButton>
         {searching && (
           <Suspense fallback={null}>
-            <SearchOverlay onClose={() => setSearching(false)} />
+            <SearchOverlay onClose={closeSearch} />
           </Suspense>
         )}
       </Toolbar>

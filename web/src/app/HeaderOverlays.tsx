@@ -23,7 +23,13 @@ import { PRIVACY_POLICY_PATH, PRIVACY_POLICY_TITLE } from './privacyPolicy.js';
  * this chunk as soon as a pointer or the focus comes near either button.
  */
 
-export function SearchOverlay({ onClose }: { onClose: () => void }) {
+/**
+ * How the overlay was left: 'dismissed' by Escape or 'Chiudi ricerca', with the focus inside
+ * and nowhere to go, or 'away' by a click elsewhere or a search sent, which take it themselves.
+ */
+export type SearchClose = 'dismissed' | 'away';
+
+export function SearchOverlay({ onClose }: { onClose: (how: SearchClose) => void }) {
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const submit = (event: SyntheticEvent<HTMLFormElement>) => {
@@ -31,15 +37,21 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
     const trimmed = query.trim();
     // SPEC §5: an empty or whitespace query is ignored.
     if (trimmed === '') return;
-    onClose();
+    onClose('away');
     void navigate(`/search?q=${encodeURIComponent(trimmed)}`);
   };
   return (
-    <ClickAwayListener onClickAway={onClose}>
+    <ClickAwayListener onClickAway={() => onClose('away')}>
       <Paper
         component="form"
         role="search"
         onSubmit={submit}
+        // On the form, not the field: SPEC §2's Escape closes it wherever the focus is inside.
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape') return;
+          event.preventDefault();
+          onClose('dismissed');
+        }}
         elevation={8}
         sx={{
           position: 'absolute',
@@ -62,11 +74,8 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
           inputProps={{ 'aria-label': 'Cerca immagini, utenti, categorie...', maxLength: 200 }}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') onClose();
-          }}
         />
-        <IconButton aria-label="Chiudi ricerca" onClick={onClose} edge="end">
+        <IconButton aria-label="Chiudi ricerca" onClick={() => onClose('dismissed')} edge="end">
           <CloseIcon />
         </IconButton>
       </Paper>
