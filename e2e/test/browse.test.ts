@@ -196,6 +196,32 @@ describe('home', () => {
     });
   }
 
+  it("'Torna su' takes the focus back to the top with the page, not to the body", async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/`);
+    await page
+      .getByRole('region', { name: 'Tutte le nostre immagini' })
+      .getByRole('link')
+      .first()
+      .waitFor();
+    await scrollThrough(page);
+    const button = page.getByRole('button', { name: 'Torna su' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('MAIN');
+    // The next Tab goes on from the top of the content, not from the end of the page.
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => {
+      const active = document.activeElement;
+      return active === null ? null : active.getBoundingClientRect().top + window.scrollY;
+    });
+    expect(next).not.toBeNull();
+    expect(next).toBeLessThan(900);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a picture from a carousel', async () => {
     const { page } = await openPage();
     await page.goto(`${server.url}/`);

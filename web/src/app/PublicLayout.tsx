@@ -15,7 +15,14 @@ export function PublicLayout() {
       <ScrollRestoration />
       <Header />
       {!pathname.startsWith('/user/') && <CategoryStrip />}
-      <Container component="main" maxWidth={false} sx={{ py: 3, maxWidth: 1800 }}>
+      {/* Focusable by script only, as 'Torna su' focuses it (ScrollTopFab.tsx); a ring around
+          the whole content would mark nothing one can act on. */}
+      <Container
+        component="main"
+        tabIndex={-1}
+        maxWidth={false}
+        sx={{ py: 3, maxWidth: 1800, '&:focus': { outline: 'none' } }}
+      >
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
