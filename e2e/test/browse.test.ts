@@ -274,6 +274,40 @@ describe('category and tag pages', () => {
     await page.close();
   });
 
+  it("rings the strip's chip that the keyboard focuses", async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${server.url}/tags`);
+    await pageHeading(page, 'Tag disponibili').waitFor();
+    const strip = page.getByRole('navigation', { name: 'Categorie più popolari' });
+    const chip = strip.getByRole('link', { name: /^Amore/ });
+    await chip.waitFor();
+    // From the header's last button, as a keyboard reaches the strip.
+    await page.getByRole('link', { name: 'Account' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(chip.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    const ring = await chip.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return [style.outlineStyle, style.outlineWidth];
+    });
+    expect(ring).toEqual(['solid', '2px']);
+    await screenshot(page, 'browse-strip-focus-desktop');
+    // Next to the current category's chip, on its page, and at a phone's width.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(`${server.url}/category/${ids.protest}`);
+    await pageHeading(page, 'Di Protesta').waitFor();
+    await chip.waitFor();
+    await page.getByRole('link', { name: 'Account' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(chip.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    await screenshot(page, 'browse-strip-focus-phone');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says "1 immagine" for one and names an empty category', async () => {
     const { page } = await openPage(VIEWPORTS.phone);
     await page.goto(`${server.url}/category/${ids.protest}`);

@@ -85,7 +85,15 @@ export function CategoryStrip() {
           textDecoration: 'none',
           transition: 'background-color 150ms',
           '&:hover': { bgcolor: 'action.hover' },
-          '&:focus-visible': { bgcolor: 'action.focus', outline: 'none' },
+          // The ring the carousel's cards wear (ImageCard.tsx): the faint fill alone was hard
+          // to find. Apart from the chip, so it does not read as the current category's border;
+          // the strip's padding and gap leave it room inside the strip, which clips.
+          '&:focus-visible': {
+            bgcolor: 'action.focus',
+            outline: '2px solid',
+            outlineColor: 'secondary.main',
+            outlineOffset: '2px',
+          },
           '&[aria-current="page"]': { bgcolor: 'action.selected', borderColor: 'secondary.main' },
         },
         '& .count': {
