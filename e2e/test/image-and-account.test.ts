@@ -359,6 +359,9 @@ describe('upload', () => {
   it('opens the file picker from the keyboard, on Enter as on Space', async () => {
     const uploader = await registerUser(server.url, 'tastiera');
     const { page, close } = await open(VIEWPORTS.desktop, uploader);
+    // Playwright starts catching pickers when the first listener comes, without waiting for
+    // the browser: a key pressed at once could open a real one, unseen, that blocks the next.
+    page.on('filechooser', () => undefined);
     await page.goto(`${server.url}/create`);
     // A label announced as a button: Enter opens the picker only because MUI's ButtonBase
     // clicks a non-native button on Enter, which a browser does for a real <button> alone.
