@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { accentlessLower } from '../lib/text.js';
 import { startCheckpointer, type CheckpointResult } from './sqlite-checkpointer.js';
 import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
@@ -273,6 +274,10 @@ function openSqlite(file: string): SQLite.Database {
   // the searched text gets, under a name of its own so lower() stays SQLite's everywhere else.
   sqlite.function('unicode_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  // And without accents, for the back-office's image search (migration 2026-12-03T0800).
+  sqlite.function('accentless_lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? accentlessLower(value) : value,
   );
   // Without statistics SQLite's planner prefers the equality index images_by_status to the
   // partial index that already holds the gallery order, and sorts every approved row per

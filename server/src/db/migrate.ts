@@ -14,6 +14,7 @@ import * as unicodeLower from './migrations/2026-11-28T1500-unicode-lower.js';
 import * as searchTermBlocks from './migrations/2026-11-29T0900-search-term-blocks.js';
 import * as searchPublishedBounds from './migrations/2026-12-01T2100-search-published-bounds.js';
 import * as searchRankDocuments from './migrations/2026-12-02T1400-search-rank-documents.js';
+import * as accentlessLower from './migrations/2026-12-03T0800-accentless-lower.js';
 import type { Database } from './tables.js';
 
 /*
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29T0900-search-term-blocks': searchTermBlocks,
   '2026-12-01T2100-search-published-bounds': searchPublishedBounds,
   '2026-12-02T1400-search-rank-documents': searchRankDocuments,
+  '2026-12-03T0800-accentless-lower': accentlessLower,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

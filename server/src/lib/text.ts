@@ -20,6 +20,16 @@ export function lowerCaseKey(value: string): string {
 }
 
 /**
+ * Lower case without the accents Italian writes ('Città' → 'citta'): the back-office's image
+ * search, in JavaScript and as the SQL function accentless_lower of both engines (db/database.ts,
+ * migration 2026-12-03T0800), which must agree with it. Narrower than plainLetters on purpose:
+ * a one-line SQL function can drop U+0300–U+036F after NFD, not spell letters out.
+ */
+export function accentlessLower(value: string): string {
+  return value.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/gu, '');
+}
+
+/**
  * Letters that NFKD leaves whole (they are not "letter + accent"), spelled out so that
  * 'STRAßE' and 'strasse', or 'cœur' and 'coeur', fold alike.
  */

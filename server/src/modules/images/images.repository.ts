@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, Flag, ImageStatus } from '../../db/tables.js';
+import { accentlessLower } from '../../lib/text.js';
 import type { GalleryPosition } from './gallery-cursor.js';
 
 /** One image with what every list shows of it: uploader name and category. */
@@ -412,14 +413,15 @@ export async function allTimeBestImageIds(
  */
 export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
   let query = selectImages(db);
-  const cleaned = term.normalize('NFC').trim().toLowerCase();
+  const cleaned = accentlessLower(term.normalize('NFC').trim());
   if (cleaned !== '') {
     const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // Both engines' own lower() may fold ASCII only ('perché' would miss 'PERCHÉ'): SQLite's
-    // always, PostgreSQL's under the C locale. unicode_lower folds by Unicode on both
-    // (db/database.ts, migration 2026-11-28T1500-unicode-lower).
+    // always, PostgreSQL's under the C locale. accentless_lower folds by Unicode on both and
+    // drops the accents, so 'citta' finds 'Città' (db/database.ts, migrations 2026-11-28T1500
+    // and 2026-12-03T0800).
     const like = (column: string) =>
-      sql<boolean>`unicode_lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
+      sql<boolean>`accentless_lower(${sql.ref(column)}) LIKE ${pattern} ESCAPE '\\'`;
     query = query.where((eb) =>
       eb.or([
         like('i.titolo_img'),
