@@ -26,7 +26,10 @@ export function lowerCaseKey(value: string): string {
  * a one-line SQL function can drop U+0300–U+036F after NFD, not spell letters out.
  */
 export function accentlessLower(value: string): string {
-  return value.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/gu, '');
+  return value
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/gu, '');
 }
 
 /**
