@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldKey, foldText } from '../src/lib/text.js';
+import { accentlessLower, foldKey, foldText } from '../src/lib/text.js';
 
 describe('foldText', () => {
   it('folds case, accents, punctuation and spacing', () => {
@@ -49,5 +49,16 @@ describe('foldText', () => {
     expect(foldKey('mar\u0131o')).toBe('mario');
     // NFC after folding: 'ΐ' upper-cases to three code points.
     expect(foldKey('\u0390')).toBe('\u0390');
+  });
+});
+
+describe('accentlessLower', () => {
+  it('lowers and drops the accents, and nothing else', () => {
+    expect(accentlessLower('PERCHÉ NO À ÇA')).toBe('perche no a ca');
+    expect(accentlessLower('Città, libertà: 100% _muri_')).toBe('citta, liberta: 100% _muri_');
+    // The dot a capital İ lowers into is a combining mark too.
+    expect(accentlessLower('İstanbul')).toBe('istanbul');
+    // Letters that are not a letter plus an accent stay (unlike plainLetters).
+    expect(accentlessLower('Straße Œuvre')).toBe('straße œuvre');
   });
 });
