@@ -26,8 +26,10 @@ import type { GeneratedAdministrator } from './modules/users/users.service.js';
 import { privacyRoutes } from './modules/privacy/privacy.routes.js';
 import { createRuntime, type Runtime } from './services.js';
 import { authPlugin } from './plugins/auth.js';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { lifecyclePlugin } from './plugins/lifecycle.js';
+import { plainNumbersPlugin } from './plugins/plain-numbers.js';
 import { publicCachePlugin } from './plugins/public-cache.js';
 import { securityPlugin } from './plugins/security.js';
 import { webAppPlugin } from './plugins/web-app.js';
@@ -99,6 +101,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Our lifecycle plugin answers in the error format of D2 instead.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Refusals made before any route runs, in D2's format (plugins/framework-errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     ajv: {
       customOptions: {
         // Validation errors carry their schema, so messages can use the field's title (D2).
@@ -142,6 +147,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await app.register(lifecyclePlugin);
+  // Before any route, so that its hook sees every route registered after it.
+  await app.register(plainNumbersPlugin);
   await app.register(securityPlugin, { rateLimits: config.rateLimits });
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth: ctx.auth });

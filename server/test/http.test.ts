@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login } from './helpers/factories.js';
@@ -151,6 +152,73 @@ describe('error contract (D2)', () => {
     expect(text).not.toContain('198.51.100.7');
     expect(text).not.toContain('203.0.113.9');
     expect(text).not.toContain('segreto');
+  });
+});
+
+describe('numbers in an address', () => {
+  it('are decimal digits: what JavaScript would read as a number anyway is refused', async () => {
+    const cases: Array<[string, string]> = [
+      // Infinity passed the bounds and reached the database (a 500 from either engine).
+      ['/api/images/1e309', 'id'],
+      ['/api/images/1e3', 'id'],
+      ['/api/images/0x10', 'id'],
+      ['/api/images/%20%201', 'id'],
+      ['/api/images/1.0', 'id'],
+      ['/api/categories/1e309/images', 'id'],
+      ['/api/images?skip=1e309', 'skip'],
+      ['/api/images?limit=1e309', 'limit'],
+      ['/api/images?limit=%20', 'limit'],
+      ['/api/search?query=muro&skip=0x1', 'skip'],
+    ];
+    for (const [url, field] of cases) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json(), url).toEqual({ detail: `Il campo "${field}" non è valido.` });
+    }
+    // Digits still go to the validation's own bounds and messages.
+    const negative = await t.app.inject({ method: 'GET', url: '/api/images/-3' });
+    expect(negative.json()).toEqual({ detail: 'Il campo "id" è troppo piccolo.' });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/images?skip=0&limit=2' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers an address too long for the router in Italian, without echoing it', async () => {
+    const long = '1'.repeat(250);
+    const response = await t.app.inject({ method: 'GET', url: `/api/images/${long}` });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toEqual({ detail: 'L’indirizzo richiesto è troppo lungo.' });
+    expect(response.body).not.toContain(long);
+  });
+});
+
+describe("requests Node's parser refuses", () => {
+  it('are answered in Italian: headers too large are a 431', async () => {
+    // A server of its own, listening: inject() never goes through Node's parser.
+    const own = await buildTestApp();
+    const address = await own.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = new URL(address);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port, path: `/api/images?x=${'a'.repeat(20_000)}` },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+      expect(answer.status).toBe(431);
+      expect(JSON.parse(answer.body)).toEqual({
+        detail: 'Le intestazioni della richiesta sono troppo grandi.',
+      });
+    } finally {
+      await own.close();
+    }
   });
 });
 

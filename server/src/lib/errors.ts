@@ -57,10 +57,14 @@ export function messageForStatus(status: number): string {
       return 'La richiesta ha impiegato troppo tempo.';
     case 413:
       return MESSAGES.payloadTooLarge;
+    case 414:
+      return 'L’indirizzo richiesto è troppo lungo.';
     case 415:
       return MESSAGES.unsupportedMediaType;
     case 429:
       return MESSAGES.tooManyRequests;
+    case 431:
+      return 'Le intestazioni della richiesta sono troppo grandi.';
     case 503:
       return MESSAGES.unavailable;
     case 507:
