@@ -17,11 +17,9 @@ export function frameworkErrors(
   reply: FastifyReply,
 ): void {
   const status = error.statusCode ?? 400;
-  void reply
-    .status(status)
-    .send({
-      detail: status === 400 ? 'L’indirizzo richiesto non è valido.' : messageForStatus(status),
-    });
+  void reply.status(status).send({
+    detail: status === 400 ? 'L’indirizzo richiesto non è valido.' : messageForStatus(status),
+  });
 }
 
 const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
