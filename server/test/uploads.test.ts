@@ -291,6 +291,29 @@ describe('POST /api/images/export', () => {
       expect(await storedFiles()).toEqual(before.files);
     });
 
+    it.each([
+      ['a multipart type without its boundary', 'multipart/form-data', 'x'],
+      [
+        'a body cut off inside its file',
+        'multipart/form-data; boundary=xyz',
+        '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\nabc',
+      ],
+    ])('refuses %s as a broken form, not a 500', async (_, contentType, payload) => {
+      const before = { rows: await imageCount(), files: await storedFiles() };
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/images/export',
+        headers: { ...bearer(user.token), 'content-type': contentType },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        detail: 'Il modulo inviato è incompleto o danneggiato: riprova a caricare l’immagine.',
+      });
+      expect(await imageCount()).toBe(before.rows);
+      expect(await storedFiles()).toEqual(before.files);
+    });
+
     // What another request changes while the photo is being processed, held open in another
     // process for longer than the processing takes.
     const HOLD_MS = 400;

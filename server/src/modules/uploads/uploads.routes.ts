@@ -46,9 +46,16 @@ function multipartError(error: unknown, limitBytes: number): HttpError | undefin
     case 'FST_PROTO_VIOLATION':
       return badRequest('La richiesta non è valida.');
     default:
-      return undefined;
+      // busboy's own refusals of a broken body carry no code, only their message: a
+      // multipart type without its boundary, a body cut off before its end (else a 500).
+      return error instanceof Error && BROKEN_FORM.test(error.message)
+        ? badRequest(UPLOAD_MESSAGES.brokenForm)
+        : undefined;
   }
 }
+
+const BROKEN_FORM =
+  /^(Multipart: Boundary not found|Unexpected end of multipart data|Part terminated early|File terminated early)/;
 
 export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app,

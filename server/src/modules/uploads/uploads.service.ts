@@ -45,6 +45,7 @@ export const UPLOAD_MESSAGES = {
   unsupported: 'Formato file non supportato. Usa JPG, PNG o WEBP.',
   empty: 'Il file è vuoto.',
   missingFile: 'Seleziona un’immagine da caricare.',
+  brokenForm: 'Il modulo inviato è incompleto o danneggiato: riprova a caricare l’immagine.',
   tooManyPixels: `L’immagine è troppo grande: al massimo ${MAX_INPUT_PIXELS / 1_000_000} megapixel.`,
   corrupt: 'Il file è danneggiato o non è un’immagine valida.',
   animated: 'Le immagini animate non sono supportate.',
