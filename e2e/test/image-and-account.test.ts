@@ -214,6 +214,30 @@ describe('login', () => {
   });
 });
 
+describe('registrations closed by an administrator', () => {
+  it('are said at once on /register, instead of a form bound to be refused', async () => {
+    const setOpen = (open: boolean) =>
+      apiAs(server.url, adminToken, '/admin/settings', {
+        method: 'PUT',
+        body: JSON.stringify({ registrations_open: open }),
+      });
+    await setOpen(false);
+    try {
+      const { page, close } = await open(VIEWPORTS.phone);
+      await page.goto(`${server.url}/register`);
+      await page.getByText('Le registrazioni sono chiuse al momento.').waitFor();
+      await expect(page.getByRole('textbox').count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: 'Registrati' }).count()).resolves.toBe(0);
+      await screenshot(page, 'image-and-account-register-closed-phone');
+      await page.getByRole('link', { name: 'Hai già un account? Accedi' }).click();
+      await page.waitForURL(`${server.url}/login`);
+      await close();
+    } finally {
+      await setOpen(true);
+    }
+  });
+});
+
 describe('a session ended elsewhere', () => {
   it('leaves the visitor anonymous, with the public pages shown, not an error', async () => {
     const guest = await registerUser(server.url, 'ospite');

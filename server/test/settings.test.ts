@@ -328,3 +328,14 @@ describe('GET /api/images/export/limits', () => {
     }
   });
 });
+
+describe('GET /api/auth/registrations', () => {
+  it('tells anyone whether accounts may be opened now, never kept', async () => {
+    const ask = () => t.app.inject({ method: 'GET', url: '/api/auth/registrations' });
+    const open = await ask();
+    expect(open.json()).toEqual({ registrations_open: true });
+    expect(open.headers['cache-control']).toBe('no-cache');
+    await putSettings({ registrations_open: false });
+    expect((await ask()).json()).toEqual({ registrations_open: false });
+  });
+});

@@ -16,7 +16,11 @@ import { AuthCard } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
-import { useRegister } from '../features/auth/register.js';
+import {
+  REGISTRATIONS_CLOSED,
+  useRegister,
+  useRegistrationsOpen,
+} from '../features/auth/register.js';
 import { useSession } from '../features/auth/useSession.js';
 import { ApiError } from '../lib/api.js';
 
@@ -63,6 +67,7 @@ export default function RegisterPage() {
   const user = useSession();
   const navigate = useNavigate();
   const register = useRegister();
+  const open = useRegistrationsOpen();
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const [adult, setAdult] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -118,6 +123,29 @@ export default function RegisterPage() {
   };
 
   const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
+
+  const toLogin = (
+    <Link
+      component={RouterLink}
+      to="/login"
+      color="text.secondary"
+      underline="hover"
+      sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
+    >
+      Hai già un account? Accedi
+    </Link>
+  );
+
+  if (!open) {
+    return (
+      <AuthCard title="Registrati" subtitle="Crea un account per salvare, scaricare e condividere.">
+        <Stack spacing={2.25}>
+          <Alert severity="info">{REGISTRATIONS_CLOSED}</Alert>
+          {toLogin}
+        </Stack>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Registrati" subtitle="Crea un account per salvare, scaricare e condividere.">
@@ -209,15 +237,7 @@ export default function RegisterPage() {
           >
             Registrati
           </Button>
-          <Link
-            component={RouterLink}
-            to="/login"
-            color="text.secondary"
-            underline="hover"
-            sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
-          >
-            Hai già un account? Accedi
-          </Link>
+          {toLogin}
         </Stack>
       </Box>
     </AuthCard>

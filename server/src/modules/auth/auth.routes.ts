@@ -44,6 +44,22 @@ const LoginBody = Type.Object(
 );
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/auth/registrations',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether new accounts may be opened (D7), for the page to say so before the form',
+        response: { 200: Type.Object({ registrations_open: Type.Boolean() }) },
+      },
+    },
+    async (_request, reply) => {
+      // An administrator may close them at any moment: asked again each time, never kept.
+      void reply.header('cache-control', 'no-cache');
+      return { registrations_open: (await ctx.settings.get()).registrations_open };
+    },
+  );
+
   app.post(
     '/auth/register',
     {
