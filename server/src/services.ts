@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
+import { MAIL_JOB } from './jobs/mail/mail.job.js';
 import { FULL_SIZE_JOB } from './jobs/full-size/full-size.job.js';
 import { createJobHandlers } from './jobs/handlers.js';
 import { createReaderProcess } from './jobs/image-analysis/reader-process.js';
@@ -73,8 +74,9 @@ export async function createRuntime(
     }),
     concurrency: options.jobConcurrency,
     // An uploader waits for the full size of an image (its URL serves the display size until
-    // then): it never waits behind the OCR backlog, whatever the concurrency.
-    reserved: { names: [FULL_SIZE_JOB], slots: 1 },
+    // then), and for the e-mail that says it was approved or rejected: neither waits behind
+    // the OCR backlog (a minute and more behind a few dozen photos), whatever the concurrency.
+    reserved: { names: [FULL_SIZE_JOB, MAIL_JOB], slots: 1 },
     housekeeping: [
       {
         name: 'orphan-files',
