@@ -129,10 +129,17 @@ describe('reactions (D5)', () => {
   });
 
   it('stays consistent under 20 concurrent toggles of the same like', async () => {
+    const before = (await summary(imageId, fan.token)).is_liked ? 1 : 0;
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => interact(imageId, 1, fan.token)),
     );
     expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    // The answers tell what happened, in some order one after another: a like is added once
+    // more than removed exactly when it ends up on (on PostgreSQL, a toggle that met another's
+    // deletion answered 'removed' with nothing removed).
+    const actions = responses.map((response) => response.json<{ action: string }>().action);
+    const added = actions.filter((action) => action === 'added').length;
+    const removed = actions.filter((action) => action === 'removed').length;
     const rows = await t.app.ctx.database.db
       .selectFrom('interactions')
       .select('id_interazione')
@@ -144,6 +151,7 @@ describe('reactions (D5)', () => {
     expect(rows.length).toBeLessThanOrEqual(1);
     expect(state.interactions_count.likes).toBe(rows.length);
     expect(state.is_liked).toBe(rows.length === 1);
+    expect(added - removed).toBe(rows.length - before);
   });
 
   it('shows only the requesting user’s own reactions on the image', async () => {

@@ -37,6 +37,8 @@ const COUNTER_OF: Record<number, CounterColumn> = {
 
 /** D5: a view counts once per viewer and image every 24 hours. */
 const VIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How often a toggle goes again on what concurrent toggles of the same reaction left. */
+const TOGGLE_ROUNDS = 50;
 /** Images whose counters one transaction of an erasure recounts. */
 const ERASURE_BATCH = 1000;
 
@@ -73,16 +75,24 @@ export function createInteractionsService(
     const column = COUNTER_OF[type] ?? 'likes_count';
     return onExistingImage(imageId, () =>
       db.transaction().execute(async (trx) => {
-        if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
-          await repo.adjustCounter(trx, imageId, column, 1);
-          await repo.bumpReactionsVersion(trx, user.id_utente);
-          return 'added' as const;
+        // Each statement sees what the others committed (PostgreSQL's READ COMMITTED): when
+        // the same user's other toggle removed the row between this insert and this delete,
+        // neither changed anything, and this toggle goes again on what that one left, as if
+        // it had come after it (it answered 'removed' with nothing removed).
+        for (let round = 1; ; round++) {
+          if (await repo.insertToggle(trx, { ...key, created_at: clock.now().toISOString() })) {
+            await repo.adjustCounter(trx, imageId, column, 1);
+            await repo.bumpReactionsVersion(trx, user.id_utente);
+            return 'added' as const;
+          }
+          if (await repo.deleteToggle(trx, key)) {
+            await repo.adjustCounter(trx, imageId, column, -1);
+            await repo.bumpReactionsVersion(trx, user.id_utente);
+            return 'removed' as const;
+          }
+          // Each round follows a change another request committed: bounded all the same.
+          if (round === TOGGLE_ROUNDS) throw new Error('a toggle kept meeting concurrent toggles');
         }
-        if (await repo.deleteToggle(trx, key)) {
-          await repo.adjustCounter(trx, imageId, column, -1);
-          await repo.bumpReactionsVersion(trx, user.id_utente);
-        }
-        return 'removed' as const;
       }),
     );
   }
