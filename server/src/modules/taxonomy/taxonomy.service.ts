@@ -25,7 +25,9 @@ export const TAXONOMY_MESSAGES = {
   missingCategory: 'La categoria scelta non esiste.',
   categoryExists: 'Esiste già una categoria con questo nome.',
   tagExists: 'Esiste già un tag con questo nome.',
-  uncategorisedProtected: 'La categoria "Non categorizzata" non può essere eliminata.',
+  // By its role: category 1 may be renamed, so its name here could be one it no longer has.
+  uncategorisedProtected:
+    'La categoria che accoglie le immagini senza categoria non può essere eliminata.',
   nameTooLong: (max: number) => `Il nome può contenere al massimo ${String(max)} caratteri.`,
   imageTagTooLong: `Ogni tag può contenere al massimo ${String(TAG_NAME_MAX_LENGTH)} caratteri.`,
 } as const;
