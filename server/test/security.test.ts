@@ -257,7 +257,7 @@ describe('rate limits', () => {
   });
 });
 
-describe('the NUL character', () => {
+describe('the NUL character and lone surrogates', () => {
   it('is refused with a clear 400 in a body, a query or a path, nothing stored', async () => {
     const user = await createUser(t.app);
     const answers = await Promise.all([
@@ -286,6 +286,23 @@ describe('the NUL character', () => {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(me.json()).toMatchObject({ username: user.username });
+  });
+
+  it('goes with half of a surrogate pair, which each engine stored its own way; an emoji is whole', async () => {
+    const login = (username: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: 'qualsiasi1' },
+        remoteAddress: '203.0.113.91',
+      });
+    for (const lone of ['\ud800x', 'x\udfff', '\ude00\ud83d']) {
+      const answer = await login(lone);
+      expect(answer.statusCode, JSON.stringify(lone)).toBe(400);
+      expect(answer.json()).toEqual({ detail: 'La richiesta contiene un carattere non ammesso.' });
+    }
+    // A whole pair is one character: the login goes on, and fails only on the account.
+    expect((await login('muro\ud83d\ude00')).statusCode).toBe(401);
   });
 
   it('is refused in an upload form’s fields and tags, nothing stored', async () => {

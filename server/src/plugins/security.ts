@@ -90,24 +90,36 @@ function addIpv6NetworkLimits(app: FastifyInstance): void {
 }
 
 /** A NUL character anywhere in a request's JSON body, query or path (D2: a clear 400). */
-export const NUL_MESSAGE = 'La richiesta contiene un carattere non ammesso.';
+export const FORBIDDEN_CHARACTER_MESSAGE = 'La richiesta contiene un carattere non ammesso.';
 
-/** Whether a string, or any string within an object or array, holds U+0000. */
-export function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
+/**
+ * U+0000, or half of a surrogate pair: a lone surrogate is no character at all, and the two
+ * engines stored it apart (SQLite its raw bytes, read back as three U+FFFD, PostgreSQL one).
+ * With the u flag a whole pair is one code point, outside the range.
+ */
+const FORBIDDEN_CHARACTER = /[\u0000\uD800-\uDFFF]/u;
+
+/** Whether a string, or any string within an object or array, holds a forbidden character. */
+export function holdsForbiddenCharacter(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return FORBIDDEN_CHARACTER.test(value);
   // Deeper than any schema goes: such a body fails its validation anyway.
   if (typeof value !== 'object' || value === null || depth > 16) return false;
-  return Object.values(value).some((item) => holdsNul(item, depth + 1));
+  return Object.values(value).some((item) => holdsForbiddenCharacter(item, depth + 1));
 }
 
 export const securityPlugin = fp(
   async (app: FastifyInstance, options: { rateLimits: boolean }) => {
     // PostgreSQL's text cannot hold U+0000: a string carrying one failed its query with a
-    // 500 there, and SQLite stored it. No form can type it; a client that sends one is told
-    // so, on both engines, before any route reads the request.
+    // 500 there, and SQLite stored it; a lone surrogate was stored differently by each. No
+    // form can type either; a client that sends one is told so, on both engines, before any
+    // route reads the request.
     app.addHook('preValidation', (request, _reply, done) => {
-      if (holdsNul(request.body) || holdsNul(request.query) || holdsNul(request.params)) {
-        done(badRequest(NUL_MESSAGE));
+      if (
+        holdsForbiddenCharacter(request.body) ||
+        holdsForbiddenCharacter(request.query) ||
+        holdsForbiddenCharacter(request.params)
+      ) {
+        done(badRequest(FORBIDDEN_CHARACTER_MESSAGE));
         return;
       }
       done();

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { holdsNul, NUL_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
+import { holdsForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
 import { badRequest, HttpError } from '../../lib/errors.js';
 import { errorResponses, MAX_ROW_ID } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
@@ -138,8 +138,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const tags = parseTagsField(fields.get('tags'));
       // A form's fields skip the NUL check of every JSON request (plugins/security.ts): they
       // are read here, after it. The tags are looked at decoded, where an escaped NUL shows.
-      if (holdsNul([file.filename, ...fields.values(), ...tags])) {
-        throw badRequest(NUL_MESSAGE);
+      if (holdsForbiddenCharacter([file.filename, ...fields.values(), ...tags])) {
+        throw badRequest(FORBIDDEN_CHARACTER_MESSAGE);
       }
       const result = await ctx.uploads.upload(user, {
         bytes: file.bytes,
