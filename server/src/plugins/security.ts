@@ -97,6 +97,7 @@ export const FORBIDDEN_CHARACTER_MESSAGE = 'La richiesta contiene un carattere n
  * engines stored it apart (SQLite its raw bytes, read back as three U+FFFD, PostgreSQL one).
  * With the u flag a whole pair is one code point, outside the range.
  */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is looked for
 const FORBIDDEN_CHARACTER = /[\u0000\uD800-\uDFFF]/u;
 
 /** Whether a string, or any string within an object or array, holds a forbidden character. */
