@@ -2,7 +2,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { holdsForbiddenCharacter, FORBIDDEN_CHARACTER_MESSAGE, RATE_LIMITS } from '../../plugins/security.js';
+import {
+  holdsForbiddenCharacter,
+  FORBIDDEN_CHARACTER_MESSAGE,
+  RATE_LIMITS,
+} from '../../plugins/security.js';
 import { badRequest, HttpError } from '../../lib/errors.js';
 import { errorResponses, MAX_ROW_ID } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
