@@ -239,6 +239,22 @@ describe('registrations closed by an administrator', () => {
 });
 
 describe('a session ended elsewhere', () => {
+  it('is followed by every open tab: logging out in one logs the others out at once', async () => {
+    const { page, close } = await open(VIEWPORTS.desktop, viewer);
+    await page.goto(`${server.url}/image/${imageId}`);
+    const account = page.getByRole('link', { name: 'Account' });
+    // Once the scripts run (the server's first screen draws the visitor's header).
+    await expect.poll(() => account.getAttribute('href')).toBe(`/user/${viewer.id}`);
+    const other = await page.context().newPage();
+    await other.goto(`${server.url}/user/me`);
+    await other.getByRole('button', { name: 'Opzioni' }).click();
+    await other.getByRole('menuitem', { name: 'Esci' }).click();
+    await other.waitForURL(`${server.url}/login`);
+    // The first tab did nothing, and shows the visitor it now is.
+    await expect.poll(() => account.getAttribute('href')).toBe('/login');
+    await close();
+  });
+
   it('leaves the visitor anonymous, with the public pages shown, not an error', async () => {
     const guest = await registerUser(server.url, 'ospite');
     const { page, close } = await open(VIEWPORTS.desktop, guest);

@@ -82,9 +82,22 @@ export function clearSession(): void {
   if (had) notify();
 }
 
+/**
+ * Another tab of the site logged in or out: its change of the same storage arrives as a
+ * 'storage' event (never in the tab that made it), so every tab shows the session there is,
+ * not the one it had, until its next request found out.
+ */
+function onStorage(event: StorageEvent): void {
+  if (event.key === null || event.key === TOKEN_KEY || event.key === USER_KEY) notify();
+}
+
 export function subscribe(listener: Listener): () => void {
+  if (listeners.size === 0) window.addEventListener('storage', onStorage);
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener('storage', onStorage);
+  };
 }
 
 function notify(): void {
