@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login } from './helpers/factories.js';
@@ -119,6 +120,33 @@ describe('error contract (D2)', () => {
     const array = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: [1, 2] });
     expect(array.statusCode).toBe(400);
     expect(array.json()).toEqual({ detail: 'Il corpo della richiesta non è valido.' });
+  });
+
+  it('refuses a compressed body with 415, whatever it holds', async () => {
+    const gzipped = gzipSync(JSON.stringify({ username: 'admin', password: 'x' }));
+    for (const [encoding, payload] of [
+      ['gzip', gzipped],
+      ['br', Buffer.from('{"username":"admin","password":"x"}')],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        payload,
+      });
+      expect(response.statusCode, encoding).toBe(415);
+      expect(response.json()).toEqual({
+        detail: 'La richiesta non può essere compressa: invia il contenuto così com’è.',
+      });
+    }
+    // 'identity' is no encoding at all.
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      payload: { username: 'nessuno', password: 'password-qualsiasi' },
+    });
+    expect(plain.statusCode).toBe(401);
   });
 
   it('does not let a prototype-pollution body reach anything', async () => {

@@ -90,6 +90,9 @@ function addIpv6NetworkLimits(app: FastifyInstance): void {
 }
 
 /** A NUL character anywhere in a request's JSON body, query or path (D2: a clear 400). */
+export const UNSUPPORTED_ENCODING =
+  'La richiesta non può essere compressa: invia il contenuto così com’è.';
+
 export const FORBIDDEN_CHARACTER_MESSAGE = 'La richiesta contiene un carattere non ammesso.';
 
 /**
@@ -167,6 +170,13 @@ export const securityPlugin = fp(
       // 'private, max-age=3600').
       if (request.headers.authorization !== undefined) {
         void reply.header('cache-control', 'private, no-store');
+      }
+      // No route decodes a compressed body: one sent gzipped was read as it came (a confusing
+      // 'non è un JSON valido'), one labelled so but plain was taken as it was.
+      const encoding = request.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        done(new HttpError(415, UNSUPPORTED_ENCODING));
+        return;
       }
       done();
     });
