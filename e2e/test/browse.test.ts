@@ -481,6 +481,15 @@ describe('search', () => {
     await page.waitForURL(/\/image\/\d+$/);
     await page.close();
   });
+
+  it('finds nothing for emoji alone, and says so as for any other search', async () => {
+    const { page } = await openPage();
+    await page.goto(`${server.url}/search?q=${encodeURIComponent('😀🔥')}`);
+    await page.getByText('Nessun risultato trovato').waitFor();
+    await page.getByText('0 risultati per:', { exact: true }).waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await page.close();
+  });
 });
 
 describe('privacy policy', () => {

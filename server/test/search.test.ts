@@ -497,8 +497,18 @@ describe('search', () => {
     expect(await ids('z')).toEqual([]);
   });
 
+  it('finds nothing for a query of only signs, which holds no word', async () => {
+    for (const signs of [' ?! -- ', '"*"', '___', '😀🔥', '%']) {
+      await expect(search.search(signs), signs).resolves.toEqual({
+        ids: [],
+        total: 0,
+        capped: false,
+      });
+    }
+  });
+
   it('answers a blank query with 400 and an Italian message', async () => {
-    for (const blank of ['', '   ', ' ?! -- ', '"*"', '___']) {
+    for (const blank of ['', '   ', '\t\n']) {
       const error = await search.search(blank).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ statusCode: 400, detail: 'Inserisci un testo da cercare.' });

@@ -235,7 +235,9 @@ export function createSearchService(
      * One page of approved images matching every word of `query`, best matches first
      * ('relevance', ties by newer publication) or newest first; when those are fewer than a
      * page, followed by the fallback's looser matches (see the header), `total` counting
-     * both. A query without any word is a 400 with an Italian message.
+     * both. A blank query is a 400 with an Italian message; one of only signs ('?!', '😀',
+     * '%') has no word to look for and finds nothing, as a query of words found nowhere does
+     * (it was the same 400, 'Inserisci un testo da cercare.', to someone who had).
      */
     async search(
       query: string,
@@ -243,9 +245,10 @@ export function createSearchService(
       limit = 20,
       order: SearchOrder = 'relevance',
     ): Promise<SearchPage> {
+      if (query.trim() === '') throw badRequest(SEARCH_MESSAGES.blankQuery);
       const words = queryWords(query);
       const terms = words.map(({ stem }) => stem);
-      if (terms.length === 0) throw badRequest(SEARCH_MESSAGES.blankQuery);
+      if (terms.length === 0) return { ids: [], total: 0, capped: false };
       const page = {
         terms,
         skip: wholeNumber(skip, 0, Number.MAX_SAFE_INTEGER, 0),
