@@ -34,15 +34,32 @@ async function openPhone(): Promise<{ context: BrowserContext; page: Page }> {
   return openSession(browser, server.url, null, { viewport: VIEWPORTS.phone });
 }
 
+const HOME_GALLERY = 'section[aria-labelledby="home-all"]';
+
 /** The home page's gallery, drawn once the reader scrolls down near it. */
 async function homeGallery(page: Page): Promise<Locator> {
   await page.goto(server.url);
-  const section = page.locator('section[aria-labelledby="home-all"]');
+  const section = page.locator(HOME_GALLERY);
   await section.waitFor({ state: 'attached' });
   await section.scrollIntoViewIfNeeded();
   const pictures = section.locator('a[href^="/image/"]');
   await pictures.first().waitFor();
   return pictures;
+}
+
+/**
+ * The gallery's picture lowest on the page (a masonry grid's order in the document is not its
+ * order down the page), held by its address: a page loaded meanwhile deals new pictures into
+ * every lane, so the n-th link of the document may be another one a moment later.
+ */
+async function lowest(page: Page, gallery: Locator): Promise<{ picture: Locator; href: string }> {
+  const found = await gallery.evaluateAll((links) => {
+    const top = (link: Element) => link.getBoundingClientRect().top;
+    const deepest = links.reduce((best, link) => (top(link) > top(best) ? link : best));
+    return deepest.getAttribute('href') ?? '';
+  });
+  expect(found).toMatch(/^\/image\/\d+$/);
+  return { picture: page.locator(`${HOME_GALLERY} a[href="${found}"]`), href: found };
 }
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
@@ -105,14 +122,10 @@ describe('the home page gallery', () => {
 
     // Back from a picture of the second page: the grid, drawn anew a slice at a time, is
     // followed down to it.
-    const tops = await gallery.evaluateAll((links) =>
-      links.map((link) => link.getBoundingClientRect().top),
-    );
-    const last = gallery.nth(tops.indexOf(Math.max(...tops)));
+    const { picture: last, href } = await lowest(page, gallery);
     const left = await scrollTo(page, last);
-    const href = await last.getAttribute('href');
     await last.click();
-    await page.waitForURL(`${server.url}${href ?? ''}`);
+    await page.waitForURL(`${server.url}${href}`);
     await page.getByRole('group', { name: 'Reazioni' }).waitFor();
     await page.goBack();
     await expectAt(page, left);
@@ -127,13 +140,8 @@ describe('back and forward', () => {
     const gallery = await homeGallery(page);
     const count = await gallery.count();
     expect(count).toBeGreaterThan(12);
-    // The picture lowest on the page, far below the carousels (a masonry grid's order in the
-    // document is not its order down the page).
-    const tops = await gallery.evaluateAll((links) =>
-      links.map((link) => link.getBoundingClientRect().top),
-    );
-    const deep = gallery.nth(tops.indexOf(Math.max(...tops)));
-    const target = await deep.getAttribute('href');
+    // The picture lowest on the page, far below the carousels.
+    const { picture: deep, href: target } = await lowest(page, gallery);
     const left = await scrollTo(page, deep);
     const carouselsEnd = await page.evaluate(
       () =>
@@ -142,7 +150,7 @@ describe('back and forward', () => {
     expect(left).toBeGreaterThan(carouselsEnd + 1000);
 
     await deep.click();
-    await page.waitForURL(`${server.url}${target ?? ''}`);
+    await page.waitForURL(`${server.url}${target}`);
     await page.getByRole('group', { name: 'Reazioni' }).waitFor();
     // Opened from a scrolled gallery, a picture starts at its top.
     expect(await scrollY(page)).toBe(0);
