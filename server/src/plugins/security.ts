@@ -96,16 +96,20 @@ export const UNSUPPORTED_ENCODING =
 export const FORBIDDEN_CHARACTER_MESSAGE = 'La richiesta contiene un carattere non ammesso.';
 
 /**
- * U+0000, or half of a surrogate pair: a lone surrogate is no character at all, and the two
- * engines stored it apart (SQLite its raw bytes, read back as three U+FFFD, PostgreSQL one).
- * With the u flag a whole pair is one code point, outside the range.
+ * Half of a surrogate pair: a lone surrogate is no character at all, and the two engines
+ * stored it apart (SQLite its raw bytes, read back as three U+FFFD, PostgreSQL one). With the
+ * u flag a whole pair is one code point, outside the range.
  */
-// eslint-disable-next-line no-control-regex -- U+0000 is exactly what is looked for
-const FORBIDDEN_CHARACTER = /[\u0000\uD800-\uDFFF]/u;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** U+0000, which PostgreSQL cannot store in text, or a lone surrogate. */
+function isForbidden(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
 
 /** Whether a string, or any string within an object or array, holds a forbidden character. */
 export function holdsForbiddenCharacter(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return FORBIDDEN_CHARACTER.test(value);
+  if (typeof value === 'string') return isForbidden(value);
   // Deeper than any schema goes: such a body fails its validation anyway.
   if (typeof value !== 'object' || value === null || depth > 16) return false;
   return Object.values(value).some((item) => holdsForbiddenCharacter(item, depth + 1));
