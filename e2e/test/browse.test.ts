@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, loginAdmin, publish, registerUser } from './fixtures.js';
 import {
@@ -431,39 +431,38 @@ describe('search', () => {
     const input = page.getByPlaceholder('Cerca immagini, utenti, categorie...');
     const toggle = page.getByRole('button', { name: 'Cerca', exact: true });
     const close = page.getByRole('button', { name: 'Chiudi ricerca' });
-    const toggleFocused = () => toggle.evaluate((element) => element === document.activeElement);
+    const focused = (element: Locator) =>
+      element.evaluate((node) => node === document.activeElement);
+    const open = async () => {
+      await page.keyboard.press('Enter');
+      await input.waitFor();
+    };
+    const closedBackToToggle = async () => {
+      await input.waitFor({ state: 'detached' });
+      await expect(focused(toggle)).resolves.toBe(true);
+    };
     // The server's first screen draws a header of its own: React's, once the page is there.
     await pageHeading(page, 'Tag disponibili').waitFor();
 
     // From the field.
     await toggle.focus();
-    await page.keyboard.press('Enter');
-    await input.waitFor();
-    await expect(input.evaluate((element) => element === document.activeElement)).resolves.toBe(
-      true,
-    );
+    await open();
+    await expect(focused(input)).resolves.toBe(true);
     await page.keyboard.press('Escape');
-    await input.waitFor({ state: 'detached' });
-    await expect(toggleFocused()).resolves.toBe(true);
+    await closedBackToToggle();
 
     // From 'Chiudi ricerca'.
-    await page.keyboard.press('Enter');
-    await input.waitFor();
+    await open();
     await page.keyboard.press('Tab');
-    await expect(close.evaluate((element) => element === document.activeElement)).resolves.toBe(
-      true,
-    );
+    await expect(focused(close)).resolves.toBe(true);
     await page.keyboard.press('Escape');
-    await input.waitFor({ state: 'detached' });
-    await expect(toggleFocused()).resolves.toBe(true);
+    await closedBackToToggle();
 
     // By 'Chiudi ricerca' itself.
-    await page.keyboard.press('Enter');
-    await input.waitFor();
+    await open();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await input.waitFor({ state: 'detached' });
-    await expect(toggleFocused()).resolves.toBe(true);
+    await closedBackToToggle();
 
     // A click outside closes it too.
     await toggle.click();
