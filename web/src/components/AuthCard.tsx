@@ -47,3 +47,18 @@ export function AuthCard({
     </Box>
   );
 }
+
+/** The link under an AuthCard's form to its sibling page (login to registration and back). */
+export function AuthCardLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link
+      component={RouterLink}
+      to={to}
+      color="text.secondary"
+      underline="hover"
+      sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
+    >
+      {children}
+    </Link>
+  );
+}

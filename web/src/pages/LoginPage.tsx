@@ -1,7 +1,7 @@
-import { Alert, Box, Button, CircularProgress, Link, Stack } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
-import { Link as RouterLink, Navigate, useLocation, useNavigate } from 'react-router';
-import { AuthCard } from '../components/AuthCard.js';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -113,15 +113,7 @@ export default function LoginPage() {
           >
             Accedi
           </Button>
-          <Link
-            component={RouterLink}
-            to="/register"
-            color="text.secondary"
-            underline="hover"
-            sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
-          >
-            Non hai un account? Registrati
-          </Link>
+          <AuthCardLink to="/register">Non hai un account? Registrati</AuthCardLink>
         </Stack>
       </Box>
     </AuthCard>

@@ -12,7 +12,7 @@ import {
 import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
-import { AuthCard } from '../components/AuthCard.js';
+import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -124,17 +124,7 @@ export default function RegisterPage() {
 
   const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
 
-  const toLogin = (
-    <Link
-      component={RouterLink}
-      to="/login"
-      color="text.secondary"
-      underline="hover"
-      sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}
-    >
-      Hai già un account? Accedi
-    </Link>
-  );
+  const toLogin = <AuthCardLink to="/login">Hai già un account? Accedi</AuthCardLink>;
 
   if (!open) {
     return (
