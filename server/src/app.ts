@@ -28,6 +28,7 @@ import { createRuntime, type Runtime } from './services.js';
 import { authPlugin } from './plugins/auth.js';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { validatorCompiler } from './plugins/validators.js';
 import { lifecyclePlugin } from './plugins/lifecycle.js';
 import { plainNumbersPlugin } from './plugins/plain-numbers.js';
 import { publicCachePlugin } from './plugins/public-cache.js';
@@ -104,15 +105,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Refusals made before any route runs, in D2's format (plugins/framework-errors.ts).
     frameworkErrors,
     clientErrorHandler,
-    ajv: {
-      customOptions: {
-        // Validation errors carry their schema, so messages can use the field's title (D2).
-        verbose: true,
-        // Annotation read by lib/validation-messages.ts, not a validation keyword.
-        keywords: ['errorMessage'],
-      },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Bodies are checked as sent, without Fastify's type coercion (plugins/validators.ts).
+  app.setValidatorCompiler(validatorCompiler());
 
   app.decorate('ctx', ctx);
   // The API speaks JSON; a route that takes plain text (the rejection reason, D4) adds its own

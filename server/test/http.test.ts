@@ -302,6 +302,72 @@ describe('an empty body labelled JSON', () => {
   });
 });
 
+describe('a JSON body', () => {
+  it('is taken as sent: a value of another type is refused, not converted', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      // Once read as "nuovo1", "12345678" and true.
+      [
+        '/api/auth/register',
+        {
+          username: ['nuovo1'],
+          email: 'nuovo1@example.it',
+          password: 'password-sicura',
+          age_confirmed: true,
+        },
+        'Il campo "Username" non è valido.',
+      ],
+      [
+        '/api/auth/register',
+        { username: 'nuovo2', email: 'nuovo2@example.it', password: 12345678, age_confirmed: true },
+        'Il campo "Password" non è valido.',
+      ],
+      [
+        '/api/auth/register',
+        {
+          username: 'nuovo3',
+          email: 'nuovo3@example.it',
+          password: 'password-sicura',
+          age_confirmed: 'true',
+        },
+        'Devi dichiarare di avere almeno 16 anni per registrarti.',
+      ],
+    ];
+    for (const [url, payload, detail] of cases) {
+      const response = await t.app.inject({ method: 'POST', url, payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json(), JSON.stringify(payload)).toEqual({ detail });
+    }
+    // None of them made an account.
+    for (const username of ['nuovo1', 'nuovo2', 'nuovo3']) {
+      expect((await login(t.app, username, 'password-sicura')).statusCode).toBe(401);
+    }
+    expect((await login(t.app, 'nuovo2', '12345678')).statusCode).toBe(401);
+
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const auth = bearer(admin.access_token);
+    const before = (await t.app.inject({ url: '/api/admin/settings', headers: auth })).json();
+    for (const payload of [
+      { registrations_open: 'false' },
+      { upload_max_bytes: '1048576' },
+      { moderation_emails: 0 },
+    ]) {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/settings',
+        headers: auth,
+        payload,
+      });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    const after = await t.app.inject({ url: '/api/admin/settings', headers: auth });
+    expect(after.json()).toEqual(before);
+
+    // The address is text by nature: its numbers are still read as numbers.
+    const page = await t.app.inject({ url: '/api/images?skip=0&limit=2' });
+    expect(page.statusCode).toBe(200);
+  });
+});
+
 describe('GET /api/docs', () => {
   it('serves the OpenAPI document generated from the route schemas', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/docs' });
