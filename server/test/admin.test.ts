@@ -731,6 +731,20 @@ describe('images, categories and tags', () => {
       'Nuovo',
     );
   });
+
+  it('refuses more than ten tags for an image, changing nothing', async () => {
+    const image = await publishedImage(t.app, user, { tags: ['muro'] });
+    const url = `/api/admin/images/${image.id_image}`;
+    const eleven = Array.from({ length: 11 }, (_, index) => `tag${String(index)}`);
+    const refused = await asAdmin('PUT', url, { tags: eleven });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ detail: 'Un’immagine può avere al massimo 10 tag.' });
+    const tags = (await call('GET', `/api/images/${image.id_image}`)).json<{
+      tags: Array<{ nome: string }>;
+    }>().tags;
+    expect(tags.map((tag) => tag.nome)).toEqual(['muro']);
+    expect((await asAdmin('PUT', url, { tags: eleven.slice(0, 10) })).statusCode).toBe(200);
+  });
 });
 
 describe('GET /api/admin/stats', () => {

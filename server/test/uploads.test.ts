@@ -98,16 +98,15 @@ describe('POST /api/images/export', () => {
     expect(mine.placeholder).toMatch(/^[A-Za-z0-9+/=]+$/);
   });
 
-  it('cuts a long tag at 50 whole characters, never through an emoji', async () => {
-    // A family emoji (five code points joined) that would cross the 50th: left out whole.
-    const long = `${'a'.repeat(48)}😀👨‍👩‍👧bbb`;
+  it('keeps a tag of 50 characters whole, counted once tidied', async () => {
+    const fifty = `${'a'.repeat(49)}😀`;
     const response = await postUpload(t.app, user.token, [
       filePart(await jpegBytes()),
-      { name: 'tags', value: JSON.stringify([long]) },
+      { name: 'tags', value: JSON.stringify([`  ${fifty}  `]) },
     ]);
     expect(response.statusCode).toBe(201);
     const mine = await ownImage(response.json().id_image);
-    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${'a'.repeat(48)}😀`]);
+    expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([fifty]);
   });
 
   it('keeps the characters a text needs: a flag spelled with tags, joiners, direction marks', async () => {
@@ -125,24 +124,38 @@ describe('POST /api/images/export', () => {
     expect(mine.tags.map((tag: { nome: string }) => tag.nome)).toEqual([`${scotland} scozia`]);
   });
 
-  it('cuts a long title, description and file name between whole characters', async () => {
-    const family = '👨‍👩‍👧'; // five code points joined: one character to a reader
-    const response = await postUpload(t.app, user.token, [
-      filePart(await jpegBytes(), `${'f'.repeat(252)}😀😀.jpg`),
-      { name: 'title', value: `${'t'.repeat(199)}😀b` },
-      { name: 'description', value: `riga uno\r\n\u202eriga due ${'d'.repeat(1978)}${family}` },
+  it('keeps a typed title and description at their limits whole, and cuts a file name', async () => {
+    // Counted as they are stored: the line break as one character, the override gone.
+    const description = `riga uno\r\n\u202eriga due ${'d'.repeat(1982)}`;
+    const longName = `${'f'.repeat(252)}😀😀.jpg`;
+    const typed = await postUpload(t.app, user.token, [
+      filePart(await jpegBytes(), longName),
+      { name: 'title', value: `${'t'.repeat(199)}😀` },
+      { name: 'description', value: description },
     ]);
-    expect(response.statusCode).toBe(201);
-    const row = await t.app.ctx.database.db
+    expect(typed.statusCode).toBe(201);
+    // Nobody typed a file name: it is cut between whole characters, and so is the title taken
+    // from it when none is sent.
+    const untitled = await postUpload(t.app, user.token, [filePart(await jpegBytes(), longName)]);
+    expect(untitled.statusCode).toBe(201);
+    const rows = await t.app.ctx.database.db
       .selectFrom('images')
       .select(['titolo_img', 'description', 'original_filename'])
-      .where('id_image', '=', response.json().id_image)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({
-      titolo_img: `${'t'.repeat(199)}😀`,
-      description: `riga uno\nriga due ${'d'.repeat(1978)}`,
-      original_filename: `${'f'.repeat(252)}😀😀.`,
-    });
+      .where('id_image', 'in', [typed.json().id_image, untitled.json().id_image])
+      .orderBy('id_image')
+      .execute();
+    expect(rows).toEqual([
+      {
+        titolo_img: `${'t'.repeat(199)}😀`,
+        description: `riga uno\nriga due ${'d'.repeat(1982)}`,
+        original_filename: `${'f'.repeat(252)}😀😀.`,
+      },
+      {
+        titolo_img: 'f'.repeat(200),
+        description: null,
+        original_filename: `${'f'.repeat(252)}😀😀.`,
+      },
+    ]);
   });
 
   it('strips every piece of metadata, GPS included, and applies the orientation', async () => {
@@ -275,6 +288,37 @@ describe('POST /api/images/export', () => {
         async () => [filePart(await jpegBytes()), { name: 'category_id', value: '1; DROP' }],
         400,
         'La categoria scelta non esiste.',
+      ],
+      [
+        'a title past 200 characters',
+        async () => [filePart(await jpegBytes()), { name: 'title', value: `${'t'.repeat(200)}😀` }],
+        400,
+        'Il campo "Titolo" può contenere al massimo 200 caratteri.',
+      ],
+      [
+        'a description past 2000 characters',
+        async () => [filePart(await jpegBytes()), { name: 'description', value: 'd'.repeat(2001) }],
+        400,
+        'Il campo "Descrizione" può contenere al massimo 2000 caratteri.',
+      ],
+      [
+        // A family emoji (five code points joined) past the 50th: once cut to 48 letters and 😀.
+        'a tag past 50 characters',
+        async () => [
+          filePart(await jpegBytes()),
+          { name: 'tags', value: JSON.stringify([`${'a'.repeat(48)}😀👨‍👩‍👧bbb`]) },
+        ],
+        400,
+        'Ogni tag può contenere al massimo 50 caratteri.',
+      ],
+      [
+        'more than ten tags',
+        async () => [
+          filePart(await jpegBytes()),
+          { name: 'tags', value: Array.from({ length: 11 }, (_, i) => `tag${String(i)}`).join() },
+        ],
+        400,
+        'Un’immagine può avere al massimo 10 tag.',
       ],
       [
         'tags that are not a list of names',

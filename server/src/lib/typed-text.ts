@@ -6,6 +6,9 @@
 
 const GRAPHEMES = new Intl.Segmenter('it', { granularity: 'grapheme' });
 
+/** Code points, as the request schemas and PostgreSQL count a text's length. */
+export const lengthOf = (text: string): number => Array.from(text).length;
+
 /**
  * At most `max` code points, as the request schemas and PostgreSQL count them, cut between
  * the characters a reader sees: a cut through an emoji's two halves (or a flag, or an emoji

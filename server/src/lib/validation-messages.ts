@@ -60,7 +60,7 @@ export function validationMessage(errors: readonly VerboseError[], context: stri
         ? `Il campo ${label} non può essere vuoto.`
         : `Il campo ${label} deve contenere almeno ${String(params['limit'])} caratteri.`;
     case 'maxLength':
-      return `Il campo ${label} può contenere al massimo ${String(params['limit'])} caratteri.`;
+      return tooLongMessage(error.parentSchema?.title ?? fieldName, Number(params['limit']));
     case 'format':
       return params['format'] === 'email'
         ? 'Inserisci un indirizzo email valido.'
@@ -76,6 +76,11 @@ export function validationMessage(errors: readonly VerboseError[], context: stri
     default:
       return `Il campo ${label} non è valido.`;
   }
+}
+
+/** A text field past its limit, as the schemas' own refusal says it. */
+export function tooLongMessage(title: string, max: number): string {
+  return `Il campo "${title}" può contenere al massimo ${String(max)} caratteri.`;
 }
 
 function missingFieldMessage(schema: AnnotatedSchema | undefined, missing: string): string {

@@ -119,6 +119,7 @@ const ImageEdit = Type.Object(
         {
           title: 'Tag',
           maxItems: MAX_TAGS_PER_IMAGE,
+          errorMessage: { maxItems: TAXONOMY_MESSAGES.tooManyTags },
         },
       ),
     ),

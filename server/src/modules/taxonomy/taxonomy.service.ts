@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { categoryDisplayName, foldKey } from '../../lib/text.js';
-import { cleanLine, cutBetweenCharacters } from '../../lib/typed-text.js';
+import { cleanLine, cutBetweenCharacters, lengthOf } from '../../lib/typed-text.js';
 import * as repo from './taxonomy.repository.js';
 import type { Taxonomy, TaxonomyRow } from './taxonomy.repository.js';
 
@@ -18,6 +18,8 @@ export const CATEGORY_NAME_MAX_LENGTH = 60;
  */
 export const TYPED_NAME_MAX_LENGTH = 200;
 
+export const MAX_TAGS_PER_IMAGE = 10;
+
 export const TAXONOMY_MESSAGES = {
   categoryNotFound: 'Categoria non trovata',
   tagNotFound: 'Tag non trovato',
@@ -30,11 +32,11 @@ export const TAXONOMY_MESSAGES = {
     'La categoria che accoglie le immagini senza categoria non può essere eliminata.',
   nameTooLong: (max: number) => `Il nome può contenere al massimo ${String(max)} caratteri.`,
   imageTagTooLong: `Ogni tag può contenere al massimo ${String(TAG_NAME_MAX_LENGTH)} caratteri.`,
+  tooManyTags: `Un’immagine può avere al massimo ${String(MAX_TAGS_PER_IMAGE)} tag.`,
 } as const;
 
 /** Category 1 exists always (D4, D6). */
 export const UNCATEGORISED_ID = 1;
-export const MAX_TAGS_PER_IMAGE = 10;
 
 export const toCategory = (row: TaxonomyRow) => ({
   id_categoria: row.id,
@@ -60,17 +62,22 @@ export function cleanTagName(value: string): string {
   return cutBetweenCharacters(tidyTagName(value), TAG_NAME_MAX_LENGTH).trimEnd();
 }
 
-/** Code points, as the request schemas and PostgreSQL count a text's length. */
-const lengthOf = (text: string) => Array.from(text).length;
-
 /**
- * An administrator's tags for an image: refused, not cut, when one is past the limit once
- * tidied (the back-office's edit dialog says the same before sending).
+ * The tags an administrator or an uploader gives an image: refused, not cut, when one is past
+ * the limit once tidied or when there are more distinct names than an image takes (the
+ * back-office's edit dialog says the same before sending).
  */
 export function checkImageTagNames(names: readonly string[]): void {
   if (names.some((name) => lengthOf(tidyTagName(name)) > TAG_NAME_MAX_LENGTH)) {
     throw badRequest(TAXONOMY_MESSAGES.imageTagTooLong);
   }
+  const distinct = new Set(
+    names
+      .map(cleanTagName)
+      .filter((name) => name !== '')
+      .map(foldKey),
+  );
+  if (distinct.size > MAX_TAGS_PER_IMAGE) throw badRequest(TAXONOMY_MESSAGES.tooManyTags);
 }
 
 /**

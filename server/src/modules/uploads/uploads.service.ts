@@ -4,7 +4,8 @@ import type { Executor } from '../../db/executor.js';
 import { isDatabaseUnavailable, onceMoreIfRowGone, whenRowGone } from '../../db/errors.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
+import { cleanLine, cleanParagraphs, lengthOf } from '../../lib/typed-text.js';
+import { tooLongMessage } from '../../lib/validation-messages.js';
 import { HttpError, MESSAGES, badRequest, unauthorized } from '../../lib/errors.js';
 import {
   detectUploadType,
@@ -14,7 +15,11 @@ import {
   UPLOAD_MIME_TYPES,
 } from '../../lib/imaging.js';
 import { deleteImageFiles, newStoredFilename, writeImageFiles } from '../images/images.storage.js';
-import { TAXONOMY_MESSAGES, type TaxonomyService } from '../taxonomy/taxonomy.service.js';
+import {
+  checkImageTagNames,
+  TAXONOMY_MESSAGES,
+  type TaxonomyService,
+} from '../taxonomy/taxonomy.service.js';
 import { isUsable } from '../users/users.service.js';
 import { countPending, insertImage, lockUploader } from './uploads.repository.js';
 import { enqueueFullSize } from '../../jobs/full-size/full-size.job.js';
@@ -66,11 +71,31 @@ export interface UploadInput {
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
 
-/** The title an upload gets: the one sent, or the file's name without its extension. */
-export function cleanTitle(title: string | undefined, originalFilename: string | undefined) {
-  const source = title ?? originalFilename ?? '';
-  const cleaned = cleanLine(source.replace(/\.(jpe?g|png|webp)$/i, ''), TITLE_MAX_LENGTH);
+const withoutExtension = (name: string) => name.replace(/\.(jpe?g|png|webp)$/i, '');
+
+/**
+ * The title an upload gets: the one sent, or else the file's name without its extension, cut
+ * to the limit (nobody typed it; a typed title past the limit is refused by checkTypedFields).
+ */
+function cleanTitle(title: string | undefined, originalFilename: string | undefined) {
+  const cleaned = cleanLine(withoutExtension(title ?? originalFilename ?? ''), TITLE_MAX_LENGTH);
   return cleaned === '' ? null : cleaned;
+}
+
+/**
+ * What the uploader typed, refused past its limit rather than cut, so what is stored is what
+ * was written or nothing: the title and the description (counted once tidied, as they are
+ * stored) and the tags.
+ */
+function checkTypedFields(input: UploadInput): void {
+  const title = input.title === undefined ? '' : cleanLine(withoutExtension(input.title), Infinity);
+  if (lengthOf(title) > TITLE_MAX_LENGTH) {
+    throw badRequest(tooLongMessage('Titolo', TITLE_MAX_LENGTH));
+  }
+  if (lengthOf(cleanParagraphs(input.description ?? '', Infinity)) > DESCRIPTION_MAX_LENGTH) {
+    throw badRequest(tooLongMessage('Descrizione', DESCRIPTION_MAX_LENGTH));
+  }
+  checkImageTagNames(input.tags);
 }
 
 /** Parses the `tags` field: a JSON list of names (SPEC sends '[]'), or comma-separated text. */
@@ -115,6 +140,7 @@ export function createUploadsService(
      * here with the other files (issue 8, goal 6: its encode was most of an upload's time).
      */
     async upload(user: UserRow, input: UploadInput) {
+      checkTypedFields(input);
       if (input.bytes.length === 0) throw badRequest(UPLOAD_MESSAGES.empty);
       // Checked first so a refused upload costs no decoding, and again where the row is written.
       await checkPendingRoom(db, user.id_utente);

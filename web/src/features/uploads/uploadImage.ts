@@ -10,6 +10,24 @@ export const UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const UPLOAD_ACCEPT = '.jpg,.jpeg,.png,.webp,image/jpeg,image/png,image/webp';
 /** SPEC §9: every upload goes to category 1; administrators may move it later. */
 const UPLOAD_CATEGORY_ID = 1;
+/** The server's limit for a title, which it refuses past rather than cuts. */
+const TITLE_MAX_LENGTH = 200;
+
+/**
+ * The title sent: the file's name, which nobody typed as a title, so cut to the server's
+ * limit (in code points, as it counts, between whole characters) rather than refused.
+ */
+export function titleFromFileName(name: string): string {
+  const bare = name.replace(/\.(jpe?g|png|webp)$/i, '');
+  let title = '';
+  let length = 0;
+  for (const { segment } of new Intl.Segmenter('it', { granularity: 'grapheme' }).segment(bare)) {
+    length += Array.from(segment).length;
+    if (length > TITLE_MAX_LENGTH) break;
+    title += segment;
+  }
+  return title;
+}
 
 export interface UploadResult {
   id_image: number;
@@ -18,7 +36,8 @@ export interface UploadResult {
 }
 
 /**
- * POST /images/export, multipart: file, title (the file name), category_id 1, tags '[]'.
+ * POST /images/export, multipart: file, title (the file name, see titleFromFileName),
+ * category_id 1, tags '[]'.
  * `onProgress` hears how much of the file has been sent, in percent.
  */
 export function uploadImage(
@@ -26,7 +45,7 @@ export function uploadImage(
   onProgress: (percent: number) => void = () => undefined,
 ): Promise<UploadResult> {
   const form = new FormData();
-  form.append('title', file.name);
+  form.append('title', titleFromFileName(file.name));
   form.append('category_id', String(UPLOAD_CATEGORY_ID));
   form.append('tags', '[]');
   // The file goes last: the server may stop reading at an oversized file, fields first.
