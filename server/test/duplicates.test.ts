@@ -477,8 +477,10 @@ describe('dismissing and deleting', () => {
     expect(await groupOf(a)).toEqual([a, b, c]);
   });
 
-  it('refuses a dismissal of fewer than two images or of unknown images', async () => {
+  it('refuses a dismissal of fewer than two images, of unknown images or of unrelated ones', async () => {
     const a = await image('rifiuto a', 'Napoli campione d Italia');
+    const unrelated = await image('rifiuto b', 'La luna sopra i tetti di Trastevere');
+    expect(await groupOf(a)).toBeUndefined();
     const dismissals = () =>
       t.app.ctx.database.db.selectFrom('duplicate_dismissals').select('image_ids').execute();
     const before = await dismissals();
@@ -488,6 +490,8 @@ describe('dismissing and deleting', () => {
       { payload: {}, status: 400 },
       { payload: { image_ids: [a, 'x'] }, status: 400 },
       { payload: { image_ids: [a, 999_999] }, status: 404 },
+      // Kept, it would hide these two images' group before it ever formed.
+      { payload: { image_ids: [a, unrelated] }, status: 400 },
     ];
     for (const { payload, status } of cases) {
       const response = await t.app.inject({
@@ -500,6 +504,15 @@ describe('dismissing and deleting', () => {
       expect(typeof response.json<{ detail: string }>().detail).toBe('string');
     }
     expect(await dismissals()).toEqual(before);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/duplicate-images/dismiss',
+      headers: bearer(adminToken),
+      payload: { image_ids: [a, unrelated] },
+    });
+    expect(refused.json()).toEqual({
+      detail: 'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati.',
+    });
   });
 
   it('removes a deleted image from its group and drops a group left with one image', async () => {

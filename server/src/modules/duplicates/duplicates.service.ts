@@ -42,6 +42,7 @@ export const DUPLICATE_MESSAGES = {
   imageNotFound: 'Immagine non trovata',
   tooFewImages: 'Indica almeno due immagini diverse del gruppo.',
   tooManyImages: 'Un gruppo può contenere al massimo 100 immagini.',
+  notOneGroup: 'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati.',
 } as const;
 
 /** A dismissal names at most this many images (the body schema says so too). */
@@ -130,16 +131,24 @@ export function createDuplicatesService(
     };
   }
 
-  /** The groups an administrator sees: largest first, then the most recently grown. */
-  async function listGroups(): Promise<DuplicateGroup[]> {
-    const [allPairs, paired, dismissed] = await Promise.all([
-      repo.allPairs(db),
-      repo.pairedImages(db),
-      repo.dismissedSets(db),
-    ]);
+  /** Every group there is, dismissed ones included, with its images' rows and its pairs. */
+  async function allGroups() {
+    const [allPairs, paired] = await Promise.all([repo.allPairs(db), repo.pairedImages(db)]);
     // Only approved and pending images are loaded: pairs with a rejected image fall away here.
     const rows = new Map(paired.map((row) => [row.id_image, row]));
     const pairs = allPairs.filter((pair) => rows.has(pair.id_a) && rows.has(pair.id_b));
+    const components = connectedComponents(
+      pairs.map((pair) => [pair.id_a, pair.id_b] as const),
+    ).filter((ids) => ids.length >= 2);
+    return { rows, pairs, components };
+  }
+
+  /** The groups an administrator sees: largest first, then the most recently grown. */
+  async function listGroups(): Promise<DuplicateGroup[]> {
+    const [{ rows, pairs, components: every }, dismissed] = await Promise.all([
+      allGroups(),
+      repo.dismissedSets(db),
+    ]);
     const textPaired = new Set<number>();
     for (const pair of pairs) {
       if (pair.kind === 'text') {
@@ -148,9 +157,7 @@ export function createDuplicatesService(
       }
     }
     const hidden = dismissalFilter(dismissed);
-    const components = connectedComponents(
-      pairs.map((pair) => [pair.id_a, pair.id_b] as const),
-    ).filter((ids) => ids.length >= 2 && !hidden(ids));
+    const components = every.filter((ids) => !hidden(ids));
     const now = clock.now().getTime();
     const groups: Array<DuplicateGroup & { newest: string }> = [];
     for (const ids of components) {
@@ -193,6 +200,13 @@ export function createDuplicatesService(
     if (ids.length > MAX_DISMISSED_IMAGES) throw badRequest(DUPLICATE_MESSAGES.tooManyImages);
     const existing = await repo.existingIds(db, ids);
     if (existing.length !== ids.length) throw notFound(DUPLICATE_MESSAGES.imageNotFound);
+    // Images of one group (a part of it too: one may have joined since the list was read,
+    // and the group then shows again with it); a set of unrelated images would otherwise be
+    // kept, and would hide those images' group before it ever formed.
+    const { components } = await allGroups();
+    if (!components.some((group) => ids.every((id) => group.includes(id)))) {
+      throw badRequest(DUPLICATE_MESSAGES.notOneGroup);
+    }
     await repo.insertDismissal(db, {
       image_ids: ids.join(','),
       dismissed_by: admin.id_utente,
