@@ -105,6 +105,11 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         tags: ['uploads'],
         summary:
           'Upload an image (multipart: file, title, category_id, tags); it waits for approval',
+        description:
+          'Fields: `title` (at most 200 characters; the file name without its extension when ' +
+          'left out), `description` (at most 2,000), `category_id` (1 when left out), `tags` ' +
+          '(a JSON list of names or comma-separated text; at most 10, of at most 50 characters ' +
+          'each). A field past its limit is refused with 400, never stored cut.',
         consumes: ['multipart/form-data'],
         response: { 201: UploadResult, ...errorResponses(400, 401, 413, 415, 429, 507) },
       },
