@@ -198,9 +198,13 @@ describe('the side navigation', () => {
     await page.goto(`${server.url}/admin`);
     await page.waitForURL(`${server.url}/admin/dashboard`);
     const nav = page.getByRole('navigation', { name: 'Amministrazione' });
-    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(
+    // The sections' list; the brand above it leads home.
+    await expect(nav.getByRole('listitem').getByRole('link').allTextContents()).resolves.toEqual(
       SECTIONS.map(([label]) => label),
     );
+    await expect(
+      nav.getByRole('link', { name: 'Muri Parlanti' }).getAttribute('href'),
+    ).resolves.toBe('/');
     await page.getByText('admin', { exact: true }).waitFor();
     await page.getByText('Amministratore', { exact: true }).waitFor();
 
@@ -230,7 +234,9 @@ describe('the side navigation', () => {
     await page.getByRole('button', { name: 'Apri il menu' }).click();
     await nav.waitFor();
     await page.getByText('Amministratore', { exact: true }).waitFor();
-    await expect(nav.getByRole('link').count()).resolves.toBe(SECTIONS.length);
+    await expect(nav.getByRole('listitem').getByRole('link').count()).resolves.toBe(
+      SECTIONS.length,
+    );
     // The menu slides in from the left edge; the picture waits until it is all there.
     await expect.poll(async () => (await nav.boundingBox())?.x).toBe(0);
     await screenshot(page, 'admin-shell-menu-phone');

@@ -34,7 +34,13 @@ function Navigation({ user, onNavigate }: { user: SessionUser; onNavigate: () =>
     void navigate('/login');
   };
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    // One landmark for the whole panel, brand and user included (nothing outside landmarks),
+    // and real lists inside it: a List drawn as the <nav> itself held bare <li> items.
+    <Box
+      component="nav"
+      aria-label="Amministrazione"
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+    >
       <Box sx={{ px: 2.5, py: 2.5 }}>
         <Link
           component={RouterLink}
@@ -60,7 +66,7 @@ function Navigation({ user, onNavigate }: { user: SessionUser; onNavigate: () =>
         </Box>
       </Box>
       <Divider />
-      <List component="nav" aria-label="Amministrazione" sx={{ flex: 1 }}>
+      <List sx={{ flex: 1 }}>
         {ADMIN_SECTIONS.map(({ path, label, icon: Icon }) => (
           <ListItem key={path} disablePadding>
             <ListItemButton
@@ -125,6 +131,8 @@ export function AdminShell({ user }: { user: SessionUser }) {
             variant="temporary"
             open={open}
             onClose={() => setOpen(false)}
+            // Drawn as a dialog over the page, which a screen reader announces by its name.
+            slotProps={{ paper: { 'aria-label': 'Menu di amministrazione' } }}
             sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
           >
             {navigation}
