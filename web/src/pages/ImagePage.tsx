@@ -326,7 +326,8 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
             ))}
           </Stack>
           <Button
-            aria-label="Scarica"
+            // As the reactions: the count is visible text, so the name carries it too.
+            aria-label={`Scarica: ${String(image.downloads_count)}`}
             variant="contained"
             color="secondary"
             fullWidth
@@ -338,7 +339,7 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
             onClick={save}
             sx={{ mt: 1.5 }}
           >
-            Scarica
+            Scarica{' '}
             <Box
               component="span"
               data-testid="downloads"
