@@ -19,7 +19,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -156,6 +156,7 @@ export default function UploadPage() {
     });
   };
 
+  const picker = useRef<HTMLInputElement>(null);
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     // Cleared so that choosing the same file again still counts as a choice.
@@ -289,10 +290,18 @@ export default function UploadPage() {
         <Typography sx={{ mt: 1, fontWeight: 600 }}>
           Trascina qui la foto della scritta, oppure
         </Typography>
-        <Button component="label" variant="contained" color="secondary" size="large" sx={{ mt: 2 }}>
+        {/* A real button that opens the hidden field: a <label> drawn as one had the role of a
+            button that its element does not allow, and opened on Enter only through MUI. */}
+        <Button
+          variant="contained"
+          color="secondary"
+          size="large"
+          sx={{ mt: 2 }}
+          onClick={() => picker.current?.click()}
+        >
           Scegli un&apos;immagine
-          <input type="file" accept={UPLOAD_ACCEPT} hidden onChange={choose} />
         </Button>
+        <input ref={picker} type="file" accept={UPLOAD_ACCEPT} hidden onChange={choose} />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           JPG, PNG o WEBP · massimo {limits.upload_max_label}
         </Typography>
