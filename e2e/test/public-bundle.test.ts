@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginAdmin, registerUser, type ApiUser } from './fixtures.js';
 import {
   launchBrowser,
   openSession,
@@ -8,6 +7,7 @@ import {
   VIEWPORTS,
   type RunningServer,
 } from './harness.js';
+import { demoRoutes, PUBLIC_VISITS, type DemoRoutes } from './routes.js';
 
 /*
  * Issue 8, goal 8, held by CI: a first visit to any public page loads at most 150 KB of
@@ -23,10 +23,7 @@ const ADMIN_MARKERS = ['MuiDataGrid', 'MuiCharts', 'Apri il menu', 'Dashboard Am
 
 let server: RunningServer;
 let browser: Browser;
-let adminToken: string;
-let user: ApiUser;
-/** Where the demo's first image leads: its page, category, tag and author (`/user/:id`). */
-let demo: Record<'image' | 'category' | 'tag' | 'user', number>;
+let demo: DemoRoutes;
 
 interface Script {
   url: string;
@@ -40,25 +37,7 @@ interface Script {
 beforeAll(async () => {
   server = await startDemoServer();
   browser = await launchBrowser();
-  adminToken = await loginAdmin(server.url);
-  user = await registerUser(server.url);
-  const { images } = await apiAs<{
-    images: {
-      id_image: number;
-      id_utente: number;
-      category: { id_categoria: number };
-      tags: { id_tag: number }[];
-    }[];
-  }>(server.url, user.token, '/images?limit=1');
-  const image = images[0];
-  const tag = image?.tags[0];
-  if (image === undefined || tag === undefined) throw new Error('the demo has no tagged image');
-  demo = {
-    image: image.id_image,
-    category: image.category.id_categoria,
-    tag: tag.id_tag,
-    user: image.id_utente,
-  };
+  demo = await demoRoutes(server.url);
 });
 
 afterAll(async () => {
@@ -146,49 +125,14 @@ async function firstVisit(
 
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-type Who = 'visitor' | 'user' | 'administrator';
-
-/** SPEC's route table, every public route, then what only a session opens. */
-const VISITS: Array<[Who, string]> = [
-  ['visitor', '/'],
-  ['visitor', '/image/:id'],
-  ['visitor', '/category/:id'],
-  ['visitor', '/tag/:id'],
-  ['visitor', '/tags'],
-  ['visitor', '/user/:id'],
-  ['visitor', '/search?q=muro'],
-  ['visitor', '/privacy-policy'],
-  ['visitor', '/login'],
-  ['visitor', '/register'],
-  // The upload page and the own profile's tabs and menu.
-  ['user', '/create'],
-  ['user', '/user/me'],
-  // An administrator browsing the gallery gets the public app, nothing of the back-office.
-  ['administrator', '/'],
-  ['administrator', '/user/me'],
-];
-
-/** The route with the demo's id in place of `:id`, known only once beforeAll ran. */
-function pathOf(route: string): string {
-  return route.replace(
-    /^\/(image|category|tag|user)\/:id$/,
-    (_match, kind: keyof typeof demo) => `/${kind}/${String(demo[kind])}`,
-  );
-}
-
-function tokenOf(who: Who): string | null {
-  if (who === 'user') return user.token;
-  return who === 'administrator' ? adminToken : null;
-}
-
 describe('the public bundle', () => {
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     // One test per visit, so each has the whole test timeout and a failure names its page.
     describe(`${name}: at most 150 KB of JavaScript on a first load, no back-office code`, () => {
-      for (const [who, route] of VISITS) {
+      for (const [who, route] of PUBLIC_VISITS) {
         it(`${route} (${who})`, async () => {
-          const path = pathOf(route);
-          const scripts = await firstVisit(tokenOf(who), path, viewport);
+          const path = demo.pathOf(route);
+          const scripts = await firstVisit(demo.tokenOf(who), path, viewport);
           const bytes = scripts.reduce((sum, script) => sum + script.bytes, 0);
           const label = `${path} for a ${who}: ${kilobytes(bytes)} in ${String(scripts.length)} scripts`;
           expect(bytes, label).toBeLessThanOrEqual(BUDGET_BYTES);
@@ -206,7 +150,7 @@ describe('the public bundle', () => {
   it('would see the back-office code: its markers are in what the admin pages load', async () => {
     const found = new Set<string>();
     for (const path of ['/admin/dashboard', '/admin/users']) {
-      const scripts = await firstVisit(adminToken, path, VIEWPORTS.desktop);
+      const scripts = await firstVisit(demo.tokenOf('administrator'), path, VIEWPORTS.desktop);
       for (const hit of await adminMarkersIn(scripts)) found.add(hit.split(': ').at(-1) ?? '');
     }
     expect([...found].sort()).toEqual([...ADMIN_MARKERS].sort());
