@@ -248,6 +248,49 @@ describe('users', () => {
       (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json().user.is_superuser,
     ).toBe(true);
   });
+
+  it('changes its own e-mail or password only through the profile, with the current password (D3)', async () => {
+    const detail =
+      'Non puoi cambiare la tua email o la tua password da qui: usa il tuo profilo, con la password attuale.';
+    const own = { username: TEST_ADMIN.username, is_active: true, is_superuser: true };
+    const password = await asAdmin('PUT', `/api/admin/users/${adminId}`, {
+      ...own,
+      email: TEST_ADMIN.email,
+      password: 'presa-da-un-altro',
+    });
+    expect(password.statusCode).toBe(400);
+    expect(password.json()).toEqual({ detail });
+    const email = await asAdmin('PUT', `/api/admin/users/${adminId}`, {
+      ...own,
+      email: 'ladro@example.it',
+    });
+    expect(email.statusCode).toBe(400);
+    expect(email.json()).toEqual({ detail });
+
+    // Nothing changed, and the session that asked still works.
+    expect((await asAdmin('GET', '/api/admin/stats')).statusCode).toBe(200);
+    const me = (await asAdmin('GET', '/api/users/me')).json();
+    expect(me.email).toBe(TEST_ADMIN.email);
+    expect((await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).statusCode).toBe(200);
+
+    // The rest of the own row stays editable there: the same address in capitals, no password.
+    const same = await asAdmin('PUT', `/api/admin/users/${adminId}`, {
+      ...own,
+      email: TEST_ADMIN.email.toUpperCase(),
+      password: '',
+    });
+    expect(same.statusCode).toBe(200);
+    await asAdmin('PUT', `/api/admin/users/${adminId}`, { ...own, email: TEST_ADMIN.email });
+    // Another account's password is still the administrator's to set.
+    const someone = await createUser(t.app);
+    const other = await asAdmin('PUT', `/api/admin/users/${someone.id}`, {
+      username: someone.username,
+      email: someone.email,
+      password: 'nuova-password-1',
+    });
+    expect(other.statusCode).toBe(200);
+    expect((await login(t.app, someone.username, 'nuova-password-1')).statusCode).toBe(200);
+  });
 });
 
 describe('moderation', () => {

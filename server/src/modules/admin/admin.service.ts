@@ -3,6 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { foldKey } from '../../lib/text.js';
 import { enqueueErasure } from '../../jobs/erasure/erasure.job.js';
 import type { ErasureService } from '../privacy/erasure.service.js';
 import type { TaxonomyService } from '../taxonomy/taxonomy.service.js';
@@ -19,6 +20,8 @@ export const ADMIN_MESSAGES = {
   selfDelete: 'Non puoi eliminare il tuo account da qui: usa il tuo profilo.',
   selfDemote: 'Non puoi togliere a te stesso i permessi di amministratore o disattivarti.',
   lastAdmin: 'Deve restare almeno un amministratore attivo.',
+  selfCredentials:
+    'Non puoi cambiare la tua email o la tua password da qui: usa il tuo profilo, con la password attuale.',
 } as const;
 
 const TOP = 20;
@@ -136,6 +139,16 @@ export function createAdminService(
       const isSuperuser = input.is_superuser ?? user.is_superuser === 1;
       if (admin.id_utente === id && (!isActive || !isSuperuser)) {
         throw badRequest(ADMIN_MESSAGES.selfDemote);
+      }
+      // D3: the own e-mail and password change only with the current password, which this
+      // form does not ask for; a stolen administrator's session must not take the account over
+      // here either (and a new password here would also end the very session that set it).
+      if (
+        admin.id_utente === id &&
+        ((input.password !== undefined && input.password !== '') ||
+          foldKey(input.email.normalize('NFC').trim()) !== foldKey(user.email))
+      ) {
+        throw badRequest(ADMIN_MESSAGES.selfCredentials);
       }
       const updated = await deps.users.adminUpdate(
         user,
