@@ -211,6 +211,34 @@ describe('Gestione Categorie', () => {
     await context.close();
   });
 
+  it("offers a category just created in the image dialog, also after a reload within the list's hour", async () => {
+    const { context, page } = await openAdmin('/admin/images');
+    const categoryOptions = async () => {
+      await page.getByRole('button', { name: 'Modifica' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Modifica Immagine' });
+      await dialog.getByRole('combobox', { name: 'Categoria' }).click();
+      await page.getByRole('option').first().waitFor();
+      const names = await page.getByRole('option').allInnerTexts();
+      await page.keyboard.press('Escape');
+      await dialog.getByRole('button', { name: 'Annulla' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      return names;
+    };
+    // The public category list is now kept in this browser's storage (SPEC §7: one hour).
+    expect(await categoryOptions()).not.toContain('Portici Nuovi');
+
+    await page.goto(`${server.url}/admin/categories`);
+    await page.getByRole('button', { name: 'Aggiungi Categoria' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nuova Categoria' });
+    await dialog.getByRole('textbox', { name: 'Nome Categoria' }).fill('messaggi_portici_nuovi');
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.goto(`${server.url}/admin/images`);
+    expect(await categoryOptions()).toContain('Portici Nuovi');
+    await context.close();
+  });
+
   it('lists the categories by the names it shows, in Italian alphabetical order', async () => {
     const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
     const shown = categories.map((category) => categoryDisplayName(category.nome));

@@ -94,3 +94,17 @@ export function browserStorage(): StorageLike | null {
     return null;
   }
 }
+
+/**
+ * Forgets the stored list, so the next read asks the server: after an administrator created,
+ * renamed or deleted a category, the hour SPEC allows would otherwise keep the old list in this
+ * browser across reloads (the back-office's image dialog offers categories from it).
+ */
+export function forgetCachedCategories(storage: StorageLike | null): void {
+  if (storage === null) return;
+  try {
+    storage.removeItem(CATEGORIES_KEY);
+  } catch {
+    // Storage switched off: there is nothing kept to forget.
+  }
+}

@@ -1,4 +1,8 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  browserStorage,
+  forgetCachedCategories,
+} from '../../../features/categories/categoriesCache.js';
 import { api } from '../../../lib/api.js';
 import { expectList } from '../../shape.js';
 import type { AdminCategory } from '../../types.js';
@@ -23,6 +27,8 @@ export const useAdminCategories = () => useQuery(adminCategoriesQuery);
  * deletion moves images to 'Non categorizzata', so all of those reload.
  */
 export async function refreshAfterCategoryChange(queryClient: QueryClient): Promise<void> {
+  // The list kept in browser storage too: a reload within the hour would bring the old one back.
+  forgetCachedCategories(browserStorage());
   await Promise.all(
     [['admin'], ['categories'], ['images']].map((queryKey) =>
       queryClient.invalidateQueries({ queryKey }),
