@@ -358,6 +358,22 @@ describe('Gestione Utenti', () => {
     await context.close();
   });
 
+  it('shows the own e-mail and password without offering them: they change on the profile', async () => {
+    const { context, page } = await openAsAdmin();
+    await openList(page);
+    const own = await rowOf(page, 'admin');
+    // D3: they change only with the current password; the rest of the row can still be saved.
+    await own.getByRole('button', { name: 'Modifica' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifica Utente' });
+    await expect(dialog.getByLabel('Email').isDisabled()).resolves.toBe(true);
+    await expect(dialog.getByLabel('Password', { exact: true }).isDisabled()).resolves.toBe(true);
+    await dialog.getByText('Cambia la tua email dal tuo profilo.').waitFor();
+    await dialog.getByText('Cambia la tua password dal tuo profilo.').waitFor();
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('bulk-deletes the selected users; the administrator among them is refused', async () => {
     const [first, second] = await demoUsers();
     if (first === undefined || second === undefined) throw new Error('too few demo users');

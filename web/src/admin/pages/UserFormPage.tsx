@@ -70,7 +70,7 @@ function UserForm({ id, initial }: UserFormProps) {
           <UserFields
             values={values}
             onChange={setValues}
-            editing={editing}
+            editingId={id}
             superuserLabel="Superuser"
             required
             disabled={mutation.isPending}

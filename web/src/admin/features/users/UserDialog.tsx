@@ -92,7 +92,7 @@ export function UserDialog({ user, onClose, onSaved }: UserDialogProps) {
             <UserFields
               values={values}
               onChange={setValues}
-              editing={editing}
+              editingId={user?.id_utente ?? null}
               superuserLabel="Amministratore"
               required
               disabled={mutation.isPending}

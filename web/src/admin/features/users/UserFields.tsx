@@ -1,13 +1,18 @@
 import { Checkbox, FormControlLabel, FormGroup, Stack, TextField } from '@mui/material';
 import { PasswordField } from '../../../components/PasswordField.js';
+import { useSession } from '../../../features/auth/useSession.js';
 import type { UserFormValues } from './userForm.js';
 
 export const KEEP_PASSWORD_HELP = 'Lascia vuoto per mantenere la password attuale';
+/** The server refuses these two for the own account here (D3: they need the current password). */
+export const OWN_EMAIL_HELP = 'Cambia la tua email dal tuo profilo.';
+export const OWN_PASSWORD_HELP = 'Cambia la tua password dal tuo profilo.';
 
 interface UserFieldsProps {
   values: UserFormValues;
   onChange: (values: UserFormValues) => void;
-  editing: boolean;
+  /** The account being edited, or null for a new one. */
+  editingId: number | null;
   /** 'Amministratore' in the dialog, 'Superuser' on the form page (SPEC §2 names them so). */
   superuserLabel: string;
   /** Whether the fields are marked required; the form decides whether the browser checks. */
@@ -19,11 +24,16 @@ interface UserFieldsProps {
 export function UserFields({
   values,
   onChange,
-  editing,
+  editingId,
   superuserLabel,
   required,
   disabled = false,
 }: UserFieldsProps) {
+  const editing = editingId !== null;
+  // The administrator's own row: e-mail and password change on the profile, with the current
+  // password, so they are shown here but not offered.
+  const session = useSession();
+  const own = editing && session?.id_utente === editingId;
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => {
     onChange({ ...values, [key]: value });
   };
@@ -52,7 +62,8 @@ export function UserFields({
           set('email', event.target.value);
         }}
         required={required}
-        disabled={disabled}
+        disabled={disabled || own}
+        helperText={own ? OWN_EMAIL_HELP : undefined}
         fullWidth
       />
       <PasswordField
@@ -63,9 +74,9 @@ export function UserFields({
         onChange={(event) => {
           set('password', event.target.value);
         }}
-        helperText={editing ? KEEP_PASSWORD_HELP : undefined}
+        helperText={own ? OWN_PASSWORD_HELP : editing ? KEEP_PASSWORD_HELP : undefined}
         required={required && !editing}
-        disabled={disabled}
+        disabled={disabled || own}
         fullWidth
       />
       <FormGroup>
