@@ -802,7 +802,10 @@ describe('GET /api/admin/stats', () => {
       interactions: expect.any(Number),
     });
     expect(stats.daily).toHaveLength(30);
-    expect(stats.daily.at(-1).date).toBe(new Date().toISOString().slice(0, 10));
+    // Italy's day (SPEC: the back-office's dates are Europe/Rome's), which may be UTC's next.
+    expect(stats.daily.at(-1).date).toBe(
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date()),
+    );
     expect(
       stats.daily.reduce((sum: number, day: { uploads: number }) => sum + day.uploads, 0),
     ).toBeGreaterThan(0);
@@ -813,6 +816,39 @@ describe('GET /api/admin/stats', () => {
       interaction_score: expect.any(Number),
       total_score: expect.any(Number),
     });
+  });
+});
+
+describe('GET /api/admin/stats, the days', () => {
+  it("counts what happened at 23:30 UTC on Italy's next day", async () => {
+    const image = await publishedImage(t.app, user);
+    // 23:30 UTC yesterday: 00:30 (or in summer 01:30) today in Italy.
+    const midnight = new Date();
+    midnight.setUTCHours(0, 0, 0, 0);
+    const lateEvening = new Date(midnight.getTime() - 30 * 60 * 1000);
+    const today = midnight.toISOString().slice(0, 10);
+    const yesterday = lateEvening.toISOString().slice(0, 10);
+    const counts = async () => {
+      const { daily } = (await asAdmin('GET', '/api/admin/stats')).json<{
+        daily: Array<{ date: string; interactions: number }>;
+      }>();
+      const of = (date: string) => daily.find((day) => day.date === date)?.interactions;
+      return { today: of(today), yesterday: of(yesterday) };
+    };
+    const before = await counts();
+    await t.app.ctx.database.db
+      .insertInto('interactions')
+      .values({
+        id_utente: user.id,
+        id_image: image.id_image,
+        id_tipo_interazione: 2,
+        viewer_key: null,
+        created_at: lateEvening.toISOString(),
+      })
+      .execute();
+    const after = await counts();
+    expect(after.today).toBe((before.today ?? 0) + 1);
+    expect(after.yesterday).toBe(before.yesterday);
   });
 });
 

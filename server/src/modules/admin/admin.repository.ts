@@ -87,26 +87,30 @@ export async function totals(db: Executor) {
   };
 }
 
-/** The UTC day of a timestamp column, as 'YYYY-MM-DD', on either engine. */
-function dayOf(column: string, dialect: Dialect) {
+/** The UTC hour of a timestamp column, as 'YYYY-MM-DDTHH', on either engine. */
+function hourOf(column: string, dialect: Dialect) {
   return dialect === 'postgres'
-    ? sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
-    : sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+    ? sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24')`
+    : sql<string>`substr(${sql.ref(column)}, 1, 13)`;
 }
 
-/** Uploads and interactions per UTC day since `since` (the dashboard's charts). */
-export async function activityByDay(db: Executor, dialect: Dialect, since: string) {
+/**
+ * Uploads and interactions per UTC hour since `since` (the dashboard's charts, which add the
+ * hours up into Italian days: a day's grouping in SQL would be UTC's on SQLite, which has no
+ * time zones).
+ */
+export async function activityByHour(db: Executor, dialect: Dialect, since: string) {
   const uploads = await db
     .selectFrom('images')
-    .select((eb) => [dayOf('created_at', dialect).as('day'), eb.fn.countAll<number>().as('n')])
+    .select((eb) => [hourOf('created_at', dialect).as('hour'), eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', since)
-    .groupBy(dayOf('created_at', dialect))
+    .groupBy(hourOf('created_at', dialect))
     .execute();
   const interactions = await db
     .selectFrom('interactions')
-    .select((eb) => [dayOf('created_at', dialect).as('day'), eb.fn.countAll<number>().as('n')])
+    .select((eb) => [hourOf('created_at', dialect).as('hour'), eb.fn.countAll<number>().as('n')])
     .where('created_at', '>=', since)
-    .groupBy(dayOf('created_at', dialect))
+    .groupBy(hourOf('created_at', dialect))
     .execute();
   return { uploads, interactions };
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { italianDay, lastItalianDays } from '../../lib/italian-day.js';
 import { foldKey } from '../../lib/text.js';
 import { enqueueErasure } from '../../jobs/erasure/erasure.job.js';
 import type { ErasureService } from '../privacy/erasure.service.js';
@@ -26,7 +27,6 @@ export const ADMIN_MESSAGES = {
 
 const TOP = 20;
 const CHART_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AdminUserInput {
   username: string;
@@ -76,25 +76,30 @@ export function createAdminService(
   return {
     /** GET /admin/stats (SPEC §7, D7), plus the last 30 days per day for the charts. */
     async stats() {
-      const since = new Date(clock.now().getTime() - (CHART_DAYS - 1) * DAY_MS);
-      since.setUTCHours(0, 0, 0, 0);
+      // SPEC §2: the back-office's dates are Italy's, so are the charts' days.
+      const { days, since } = lastItalianDays(clock.now(), CHART_DAYS);
       const [totals, categories, tags, users, activity] = await Promise.all([
         repo.totals(db),
         deps.taxonomy.popularCategories(TOP),
         deps.taxonomy.popularTags(TOP),
         repo.usersWithScores(db, TOP),
-        repo.activityByDay(db, dialect, since.toISOString()),
+        repo.activityByHour(db, dialect, since.toISOString()),
       ]);
-      const uploads = new Map(activity.uploads.map((row) => [row.day, row.n]));
-      const interactions = new Map(activity.interactions.map((row) => [row.day, row.n]));
-      const daily = Array.from({ length: CHART_DAYS }, (_, i) => {
-        const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
-        return {
-          date: day,
-          uploads: uploads.get(day) ?? 0,
-          interactions: interactions.get(day) ?? 0,
-        };
-      });
+      const perDay = (rows: ReadonlyArray<{ hour: string; n: number }>) => {
+        const totalsByDay = new Map<string, number>();
+        for (const { hour, n } of rows) {
+          const day = italianDay(new Date(`${hour}:00:00Z`));
+          totalsByDay.set(day, (totalsByDay.get(day) ?? 0) + Number(n));
+        }
+        return totalsByDay;
+      };
+      const uploads = perDay(activity.uploads);
+      const interactions = perDay(activity.interactions);
+      const daily = days.map((day) => ({
+        date: day,
+        uploads: uploads.get(day) ?? 0,
+        interactions: interactions.get(day) ?? 0,
+      }));
       return {
         total_stats: totals,
         top_categories: categories.map((row) => ({ name: row.nome, count: row.image_count })),
