@@ -89,7 +89,7 @@ export function createAdminService(
         const totalsByDay = new Map<string, number>();
         for (const { hour, n } of rows) {
           const day = italianDay(new Date(`${hour}:00:00Z`));
-          totalsByDay.set(day, (totalsByDay.get(day) ?? 0) + Number(n));
+          totalsByDay.set(day, (totalsByDay.get(day) ?? 0) + n);
         }
         return totalsByDay;
       };
