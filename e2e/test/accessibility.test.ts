@@ -106,6 +106,8 @@ describe('every screen passes axe', () => {
       await page.getByRole('button', { name: 'Cerca', exact: true }).click();
       await page.getByPlaceholder('Cerca immagini, utenti, categorie...').fill('muro');
       await page.waitForLoadState('networkidle');
+      // Contrast is measured on what is drawn: not halfway through a fade.
+      await page.waitForTimeout(300);
       expect(await violations(page)).toEqual([]);
     } finally {
       await context.close();
@@ -122,7 +124,11 @@ describe('every screen passes axe', () => {
     try {
       await visit(page, '/admin/dashboard');
       await page.getByRole('button', { name: 'Apri il menu' }).click();
-      await page.getByRole('navigation', { name: 'Amministrazione' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Amministrazione' });
+      await nav.waitFor();
+      // Slid in all the way, its backdrop faded in: contrast is measured on what is drawn.
+      await expect.poll(async () => (await nav.boundingBox())?.x).toBe(0);
+      await page.waitForTimeout(300);
       expect(await violations(page)).toEqual([]);
     } finally {
       await context.close();
