@@ -358,17 +358,24 @@ describe('Gestione Utenti', () => {
     await context.close();
   });
 
-  it('shows the own e-mail and password without offering them: they change on the profile', async () => {
+  it('shows the own e-mail, password and rights without offering them', async () => {
     const { context, page } = await openAsAdmin();
     await openList(page);
     const own = await rowOf(page, 'admin');
-    // D3: they change only with the current password; the rest of the row can still be saved.
+    // D3: e-mail and password change only with the current password, on the profile; the own
+    // rights are not the administrator's to drop. The name can still be saved.
     await own.getByRole('button', { name: 'Modifica' }).click();
     const dialog = page.getByRole('dialog', { name: 'Modifica Utente' });
     await expect(dialog.getByLabel('Email').isDisabled()).resolves.toBe(true);
     await expect(dialog.getByLabel('Password', { exact: true }).isDisabled()).resolves.toBe(true);
     await dialog.getByText('Cambia la tua email dal tuo profilo.').waitFor();
     await dialog.getByText('Cambia la tua password dal tuo profilo.').waitFor();
+    // Nor can it be deactivated or lose its rights here (the server refuses both too).
+    await expect(dialog.getByLabel('Utente Attivo').isDisabled()).resolves.toBe(true);
+    await expect(dialog.getByLabel('Amministratore').isDisabled()).resolves.toBe(true);
+    await dialog
+      .getByText('Non puoi togliere a te stesso i permessi di amministratore o disattivarti.')
+      .waitFor();
     await dialog.getByRole('button', { name: 'Salva' }).click();
     await dialog.waitFor({ state: 'detached' });
     await context.close();

@@ -1,4 +1,11 @@
-import { Checkbox, FormControlLabel, FormGroup, Stack, TextField } from '@mui/material';
+import {
+  Checkbox,
+  FormControlLabel,
+  FormGroup,
+  FormHelperText,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { PasswordField } from '../../../components/PasswordField.js';
 import { useSession } from '../../../features/auth/useSession.js';
 import type { UserFormValues } from './userForm.js';
@@ -7,6 +14,9 @@ export const KEEP_PASSWORD_HELP = 'Lascia vuoto per mantenere la password attual
 /** The server refuses these two for the own account here (D3: they need the current password). */
 export const OWN_EMAIL_HELP = 'Cambia la tua email dal tuo profilo.';
 export const OWN_PASSWORD_HELP = 'Cambia la tua password dal tuo profilo.';
+/** As the server's refusal for the own row says it (admin.service selfDemote). */
+export const OWN_FLAGS_HELP =
+  'Non puoi togliere a te stesso i permessi di amministratore o disattivarti.';
 
 interface UserFieldsProps {
   values: UserFormValues;
@@ -87,7 +97,7 @@ export function UserFields({
               onChange={(event) => {
                 set('is_active', event.target.checked);
               }}
-              disabled={disabled}
+              disabled={disabled || own}
             />
           }
           label="Utente Attivo"
@@ -99,11 +109,12 @@ export function UserFields({
               onChange={(event) => {
                 set('is_superuser', event.target.checked);
               }}
-              disabled={disabled}
+              disabled={disabled || own}
             />
           }
           label={superuserLabel}
         />
+        {own && <FormHelperText>{OWN_FLAGS_HELP}</FormHelperText>}
       </FormGroup>
     </Stack>
   );
