@@ -781,7 +781,7 @@ describe('images, categories and tags', () => {
     const eleven = Array.from({ length: 11 }, (_, index) => `tag${String(index)}`);
     const refused = await asAdmin('PUT', url, { tags: eleven });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ detail: 'Un’immagine può avere al massimo 10 tag.' });
+    expect(refused.json()).toEqual({ detail: 'Puoi assegnare al massimo 10 tag.' });
     const tags = (await call('GET', `/api/images/${image.id_image}`)).json<{
       tags: Array<{ nome: string }>;
     }>().tags;

@@ -318,7 +318,7 @@ describe('POST /api/images/export', () => {
           { name: 'tags', value: Array.from({ length: 11 }, (_, i) => `tag${String(i)}`).join() },
         ],
         400,
-        'Un’immagine può avere al massimo 10 tag.',
+        'Puoi assegnare al massimo 10 tag.',
       ],
       [
         'tags that are not a list of names',

@@ -32,7 +32,8 @@ export const TAXONOMY_MESSAGES = {
     'La categoria che accoglie le immagini senza categoria non può essere eliminata.',
   nameTooLong: (max: number) => `Il nome può contenere al massimo ${String(max)} caratteri.`,
   imageTagTooLong: `Ogni tag può contenere al massimo ${String(TAG_NAME_MAX_LENGTH)} caratteri.`,
-  tooManyTags: `Un’immagine può avere al massimo ${String(MAX_TAGS_PER_IMAGE)} tag.`,
+  // The back-office's own check before sending says the same (web imageTags.ts).
+  tooManyTags: `Puoi assegnare al massimo ${String(MAX_TAGS_PER_IMAGE)} tag.`,
 } as const;
 
 /** Category 1 exists always (D4, D6). */
