@@ -14,11 +14,14 @@ const UPLOAD_CATEGORY_ID = 1;
 const TITLE_MAX_LENGTH = 200;
 
 /**
- * The title sent: the file's name, which nobody typed as a title, so cut to the server's
- * limit (in code points, as it counts, between whole characters) rather than refused.
+ * The title sent: the file's name (SPEC §9), whose extension the server drops. Nobody typed it,
+ * so the part before the extension is cut to the server's limit rather than refused: composed
+ * (NFC) first, as the server counts it, in code points, between whole characters.
  */
 export function titleFromFileName(name: string): string {
-  const bare = name.replace(/\.(jpe?g|png|webp)$/i, '');
+  const composed = name.normalize('NFC');
+  const extension = /\.(jpe?g|png|webp)$/i.exec(composed)?.[0] ?? '';
+  const bare = composed.slice(0, composed.length - extension.length);
   let title = '';
   let length = 0;
   for (const { segment } of new Intl.Segmenter('it', { granularity: 'grapheme' }).segment(bare)) {
@@ -26,7 +29,7 @@ export function titleFromFileName(name: string): string {
     if (length > TITLE_MAX_LENGTH) break;
     title += segment;
   }
-  return title;
+  return title + extension;
 }
 
 export interface UploadResult {
