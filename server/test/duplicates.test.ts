@@ -511,7 +511,8 @@ describe('dismissing and deleting', () => {
       payload: { image_ids: [a, unrelated] },
     });
     expect(refused.json()).toEqual({
-      detail: 'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati.',
+      detail:
+        'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati: ricarica l’elenco dei gruppi.',
     });
   });
 

@@ -42,7 +42,9 @@ export const DUPLICATE_MESSAGES = {
   imageNotFound: 'Immagine non trovata',
   tooFewImages: 'Indica almeno due immagini diverse del gruppo.',
   tooManyImages: 'Un gruppo può contenere al massimo 100 immagini.',
-  notOneGroup: 'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati.',
+  // Also what a group changed meanwhile (an image rejected or deleted) gets: hence the reload.
+  notOneGroup:
+    'Le immagini indicate non fanno parte di uno stesso gruppo di duplicati: ricarica l’elenco dei gruppi.',
 } as const;
 
 /** A dismissal names at most this many images (the body schema says so too). */
