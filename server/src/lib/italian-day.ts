@@ -4,7 +4,7 @@
  * hours, so every UTC hour falls within one Italian day.
  */
 
-const ITALIAN_DAY = new Intl.DateTimeFormat('en-CA', {
+const ITALIAN_DAY = new Intl.DateTimeFormat('en', {
   timeZone: 'Europe/Rome',
   year: 'numeric',
   month: '2-digit',
@@ -13,7 +13,10 @@ const ITALIAN_DAY = new Intl.DateTimeFormat('en-CA', {
 
 /** The Italian calendar day of an instant, as 'YYYY-MM-DD'. */
 export function italianDay(instant: Date): string {
-  return ITALIAN_DAY.format(instant);
+  // From the parts, not from a locale's written form of a date, which ICU versions change.
+  const part = (type: 'year' | 'month' | 'day') =>
+    ITALIAN_DAY.formatToParts(instant).find((item) => item.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 /**
