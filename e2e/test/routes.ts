@@ -32,6 +32,7 @@ export const ADMIN_VISITS: ReadonlyArray<readonly [Who, string]> = [
   '/admin/dashboard',
   '/admin/users',
   '/admin/users/new',
+  '/admin/users/:id/edit',
   '/admin/images',
   '/admin/pending-images',
   '/admin/duplicate-images',
@@ -70,10 +71,13 @@ export async function demoRoutes(baseUrl: string): Promise<DemoRoutes> {
   };
   return {
     pathOf: (route) =>
-      route.replace(
-        /^\/(image|category|tag|user)\/:id$/,
-        (_match, kind: keyof typeof ids) => `/${kind}/${String(ids[kind])}`,
-      ),
+      route
+        .replace(
+          /^\/(image|category|tag|user)\/:id$/,
+          (_match, kind: keyof typeof ids) => `/${kind}/${String(ids[kind])}`,
+        )
+        // The back-office's form for the demo picture's author.
+        .replace(/^\/admin\/users\/:id\/edit$/, `/admin/users/${String(ids.user)}/edit`),
     tokenOf: (who) => (who === 'user' ? user.token : who === 'administrator' ? adminToken : null),
   };
 }

@@ -344,7 +344,8 @@ function ImageDetails({ image, onError }: { image: ImageDetail; onError: (m: str
               component="span"
               data-testid="downloads"
               sx={{
-                ml: 1,
+                // After the space the name needs between the word and the count.
+                ml: 0.5,
                 px: 1,
                 borderRadius: 5,
                 fontSize: '0.8rem',

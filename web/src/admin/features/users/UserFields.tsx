@@ -15,6 +15,7 @@ export const KEEP_PASSWORD_HELP = 'Lascia vuoto per mantenere la password attual
 export const OWN_EMAIL_HELP = 'Cambia la tua email dal tuo profilo.';
 export const OWN_PASSWORD_HELP = 'Cambia la tua password dal tuo profilo.';
 /** As the server's refusal for the own row says it (admin.service selfDemote). */
+const OWN_FLAGS_HELP_ID = 'user-own-flags-help';
 export const OWN_FLAGS_HELP =
   'Non puoi togliere a te stesso i permessi di amministratore o disattivarti.';
 
@@ -98,6 +99,7 @@ export function UserFields({
                 set('is_active', event.target.checked);
               }}
               disabled={disabled || own}
+              slotProps={{ input: { 'aria-describedby': own ? OWN_FLAGS_HELP_ID : undefined } }}
             />
           }
           label="Utente Attivo"
@@ -110,11 +112,12 @@ export function UserFields({
                 set('is_superuser', event.target.checked);
               }}
               disabled={disabled || own}
+              slotProps={{ input: { 'aria-describedby': own ? OWN_FLAGS_HELP_ID : undefined } }}
             />
           }
           label={superuserLabel}
         />
-        {own && <FormHelperText>{OWN_FLAGS_HELP}</FormHelperText>}
+        {own && <FormHelperText id={OWN_FLAGS_HELP_ID}>{OWN_FLAGS_HELP}</FormHelperText>}
       </FormGroup>
     </Stack>
   );
