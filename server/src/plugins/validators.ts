@@ -9,7 +9,11 @@ import type { FastifySchemaCompiler } from 'fastify';
  * body is checked as it was sent; the address, the query and the headers are still coerced.
  */
 
-/** Fastify's own defaults for Ajv, with what our messages read (lib/validation-messages.ts). */
+/**
+ * Fastify's defaults for Ajv as far as our schemas use them (its URI resolver and the
+ * formatMinimum/formatMaximum keywords are left out: no schema has a $ref to resolve or a
+ * bounded format), with what our messages read (lib/validation-messages.ts).
+ */
 const SHARED: Options = {
   useDefaults: true,
   removeAdditional: true,

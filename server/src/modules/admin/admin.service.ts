@@ -146,8 +146,8 @@ export function createAdminService(
         throw badRequest(ADMIN_MESSAGES.selfDemote);
       }
       // D3: the own e-mail and password change only with the current password, which this
-      // form does not ask for; a stolen administrator's session must not take the account over
-      // here either (and a new password here would also end the very session that set it).
+      // form does not ask for (and a new password here would also end the very session that
+      // set it). Other accounts' credentials are an administrator's to reset, as before.
       if (
         admin.id_utente === id &&
         ((input.password !== undefined && input.password !== '') ||
