@@ -14,8 +14,8 @@ export const KEEP_PASSWORD_HELP = 'Lascia vuoto per mantenere la password attual
 /** The server refuses these two for the own account here (D3: they need the current password). */
 export const OWN_EMAIL_HELP = 'Cambia la tua email dal tuo profilo.';
 export const OWN_PASSWORD_HELP = 'Cambia la tua password dal tuo profilo.';
-/** As the server's refusal for the own row says it (admin.service selfDemote). */
 const OWN_FLAGS_HELP_ID = 'user-own-flags-help';
+/** As the server's refusal for the own row says it (admin.service selfDemote). */
 export const OWN_FLAGS_HELP =
   'Non puoi togliere a te stesso i permessi di amministratore o disattivarti.';
 
