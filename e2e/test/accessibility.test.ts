@@ -1,15 +1,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  openSession,
-  startDemoServer,
-  VIEWPORTS,
-  type RunningServer,
-} from './harness.js';
-import { ADMIN_VISITS, demoRoutes, PUBLIC_VISITS, type DemoRoutes } from './routes.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openSession, VIEWPORTS } from './harness.js';
+import { ADMIN_VISITS, demoSuite, PUBLIC_VISITS } from './routes.js';
 
 /*
  * Every screen, public and back-office, at phone and desktop widths, checked by axe-core (the
@@ -32,20 +26,7 @@ interface Violation {
   nodes: Array<{ target: unknown[]; failureSummary?: string }>;
 }
 
-let server: RunningServer;
-let browser: Browser;
-let demo: DemoRoutes;
-
-beforeAll(async () => {
-  server = await startDemoServer();
-  browser = await launchBrowser();
-  demo = await demoRoutes(server.url);
-});
-
-afterAll(async () => {
-  await (browser as Browser | undefined)?.close();
-  await (server as RunningServer | undefined)?.stop();
-});
+const suite = demoSuite();
 
 /** What axe finds on the page as it is now, one readable line per rule broken. */
 async function violations(page: Page): Promise<string[]> {
@@ -69,7 +50,7 @@ async function violations(page: Page): Promise<string[]> {
 
 /** The page at `path` once it has drawn what its requests bring. */
 async function visit(page: Page, path: string): Promise<void> {
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${suite.server.url}${path}`);
   await page.waitForLoadState('networkidle');
   // The lists' last slices and the images' fade-in.
   await page.waitForTimeout(300);
@@ -80,11 +61,16 @@ describe('every screen passes axe', () => {
     describe(name, () => {
       for (const [who, route] of [...PUBLIC_VISITS, ...ADMIN_VISITS]) {
         it(`${route} (${who})`, async () => {
-          const { context, page } = await openSession(browser, server.url, demo.tokenOf(who), {
-            viewport,
-          });
+          const { context, page } = await openSession(
+            suite.browser,
+            suite.server.url,
+            suite.demo.tokenOf(who),
+            {
+              viewport,
+            },
+          );
           try {
-            const path = demo.pathOf(route);
+            const path = suite.demo.pathOf(route);
             await visit(page, path);
             // The screen asked for, not a redirect to another one.
             expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
@@ -98,7 +84,7 @@ describe('every screen passes axe', () => {
   }
 
   it('with the search open over the home page', async () => {
-    const { context, page } = await openSession(browser, server.url, null, {
+    const { context, page } = await openSession(suite.browser, suite.server.url, null, {
       viewport: VIEWPORTS.phone,
     });
     try {
@@ -116,9 +102,9 @@ describe('every screen passes axe', () => {
 
   it("with the back-office's menu open on a phone", async () => {
     const { context, page } = await openSession(
-      browser,
-      server.url,
-      demo.tokenOf('administrator'),
+      suite.browser,
+      suite.server.url,
+      suite.demo.tokenOf('administrator'),
       { viewport: VIEWPORTS.phone },
     );
     try {

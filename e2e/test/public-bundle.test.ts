@@ -1,13 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  openSession,
-  startDemoServer,
-  VIEWPORTS,
-  type RunningServer,
-} from './harness.js';
-import { demoRoutes, PUBLIC_VISITS, type DemoRoutes } from './routes.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openSession, VIEWPORTS } from './harness.js';
+import { demoSuite, PUBLIC_VISITS } from './routes.js';
 
 /*
  * Issue 8, goal 8, held by CI: a first visit to any public page loads at most 150 KB of
@@ -21,9 +15,7 @@ const BUDGET_BYTES = 150 * 1024;
 /** Text that only the back-office chunks hold: the Data Grid, the charts, the admin shell. */
 const ADMIN_MARKERS = ['MuiDataGrid', 'MuiCharts', 'Apri il menu', 'Dashboard Amministratore'];
 
-let server: RunningServer;
-let browser: Browser;
-let demo: DemoRoutes;
+const suite = demoSuite();
 
 interface Script {
   url: string;
@@ -33,18 +25,6 @@ interface Script {
   /** The HTTP status: a chunk the server lacks comes back as a small JSON 404. */
   status: number;
 }
-
-beforeAll(async () => {
-  server = await startDemoServer();
-  browser = await launchBrowser();
-  demo = await demoRoutes(server.url);
-});
-
-afterAll(async () => {
-  // beforeAll may have failed half-way; close what exists.
-  await (browser as Browser | undefined)?.close();
-  await (server as RunningServer | undefined)?.stop();
-});
 
 /**
  * Every script the page receives from now on, with its size as received, and those that
@@ -103,10 +83,10 @@ async function firstVisit(
   path: string,
   viewport: { width: number; height: number },
 ): Promise<Script[]> {
-  const { context, page } = await openSession(browser, server.url, token, { viewport });
+  const { context, page } = await openSession(suite.browser, suite.server.url, token, { viewport });
   try {
     const { scripts, failed } = recordScripts(page);
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${suite.server.url}${path}`);
     await page.waitForLoadState('networkidle');
     // The page is the one asked for, not a redirect to another.
     expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
@@ -131,8 +111,8 @@ describe('the public bundle', () => {
     describe(`${name}: at most 150 KB of JavaScript on a first load, no back-office code`, () => {
       for (const [who, route] of PUBLIC_VISITS) {
         it(`${route} (${who})`, async () => {
-          const path = demo.pathOf(route);
-          const scripts = await firstVisit(demo.tokenOf(who), path, viewport);
+          const path = suite.demo.pathOf(route);
+          const scripts = await firstVisit(suite.demo.tokenOf(who), path, viewport);
           const bytes = scripts.reduce((sum, script) => sum + script.bytes, 0);
           const label = `${path} for a ${who}: ${kilobytes(bytes)} in ${String(scripts.length)} scripts`;
           expect(bytes, label).toBeLessThanOrEqual(BUDGET_BYTES);
@@ -150,7 +130,11 @@ describe('the public bundle', () => {
   it('would see the back-office code: its markers are in what the admin pages load', async () => {
     const found = new Set<string>();
     for (const path of ['/admin/dashboard', '/admin/users']) {
-      const scripts = await firstVisit(demo.tokenOf('administrator'), path, VIEWPORTS.desktop);
+      const scripts = await firstVisit(
+        suite.demo.tokenOf('administrator'),
+        path,
+        VIEWPORTS.desktop,
+      );
       for (const hit of await adminMarkersIn(scripts)) found.add(hit.split(': ').at(-1) ?? '');
     }
     expect([...found].sort()).toEqual([...ADMIN_MARKERS].sort());

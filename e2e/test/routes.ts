@@ -1,4 +1,7 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { apiAs, loginAdmin, registerUser } from './fixtures.js';
+import { launchBrowser, startDemoServer, type RunningServer } from './harness.js';
 
 /*
  * SPEC's route table as the browser tests visit it: every public route, then what only a
@@ -80,4 +83,30 @@ export async function demoRoutes(baseUrl: string): Promise<DemoRoutes> {
         .replace(/^\/admin\/users\/:id\/edit$/, `/admin/users/${String(ids.user)}/edit`),
     tokenOf: (who) => (who === 'user' ? user.token : who === 'administrator' ? adminToken : null),
   };
+}
+
+/** What a test file that visits the demo's routes shares: its server, browser and routes. */
+export interface DemoSuite {
+  server: RunningServer;
+  browser: Browser;
+  demo: DemoRoutes;
+}
+
+/**
+ * A demo server, a browser and the demo's routes for the whole test file, set up before its
+ * tests and closed after them (what exists of them, when the setup failed half-way).
+ */
+export function demoSuite(): DemoSuite {
+  const suite: Partial<DemoSuite> = {};
+  beforeAll(async () => {
+    suite.server = await startDemoServer();
+    suite.browser = await launchBrowser();
+    suite.demo = await demoRoutes(suite.server.url);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  // Filled in by beforeAll, before any test reads it.
+  return suite as DemoSuite;
 }
