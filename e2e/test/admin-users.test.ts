@@ -376,6 +376,9 @@ describe('Gestione Utenti', () => {
     await dialog
       .getByText('Non puoi togliere a te stesso i permessi di amministratore o disattivarti.')
       .waitFor();
+    // The picture once the dialog has faded in.
+    await page.waitForTimeout(400);
+    await screenshot(page, 'admin-users-own-dialog-desktop');
     await dialog.getByRole('button', { name: 'Salva' }).click();
     await dialog.waitFor({ state: 'detached' });
     await context.close();
