@@ -573,9 +573,25 @@ describe('Gestione Immagini Duplicate', () => {
       'Sorrisi E2e',
     );
 
-    // Approved with what was accepted: the copy goes public already sorted.
+    // Approved with what was accepted, in the approval's one call: the copy goes public
+    // already sorted, and nothing is saved before the approval is.
+    const writes: { url: string; body: unknown }[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().includes('/api/admin/')) {
+        writes.push({ url: new URL(request.url()).pathname, body: request.postDataJSON() });
+      }
+    });
     await dialog.getByRole('button', { name: 'Approva', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
+    expect(writes).toEqual([
+      {
+        url: expect.stringMatching(/^\/api\/admin\/approve-image\//),
+        body: {
+          id_categoria: smileCategory,
+          tags: expect.arrayContaining(hints.suggested_tags.map((tag) => tag.nome)),
+        },
+      },
+    ]);
     await expectNotice(page, 'Immagine approvata con successo');
     const published = (await (await fetch(`${server.url}/api/images/${ids.textCopy}`)).json()) as {
       category: { id_categoria: number };

@@ -400,6 +400,116 @@ describe('moderation', () => {
     expect(rejected.statusCode).toBe(200);
   });
 
+  describe('an approval carrying the category and tags chosen for it', () => {
+    const statusOf = async (id: number) =>
+      await t.app.ctx.database.db
+        .selectFrom('images')
+        .select(['status', 'id_categoria'])
+        .where('id_image', '=', id)
+        .executeTakeFirstOrThrow();
+    const tagsOf = async (id: number) =>
+      (
+        await t.app.ctx.database.db
+          .selectFrom('image_tags')
+          .innerJoin('tags', 'tags.id_tag', 'image_tags.id_tag')
+          .select('tags.nome')
+          .where('image_tags.id_image', '=', id)
+          .execute()
+      )
+        .map((row) => row.nome)
+        .sort();
+    const countOf = async (id: number) => (await call('GET', `/api/categories/${id}`)).json().count;
+
+    it('publishes the image sorted as chosen, counted where it ends up', async () => {
+      const sent = await createCategory(t.app, 'messaggi_come_inviati');
+      const chosen = await createCategory(t.app, 'messaggi_come_scelti');
+      const image = await uploadImage(t.app, user, { categoryId: sent, tags: ['bozza'] });
+      const approved = await asAdmin('PUT', `/api/admin/approve-image/${image.filename}`, {
+        id_categoria: chosen,
+        tags: ['Scelta', 'definitiva'],
+      });
+      expect(approved.statusCode).toBe(200);
+      expect(approved.json()).toMatchObject({ id_image: image.id_image, status: 'approved' });
+      const shown = (await call('GET', `/api/images/${image.id_image}`)).json();
+      expect(shown.category.id_categoria).toBe(chosen);
+      expect(shown.tags.map((tag: { nome: string }) => tag.nome).sort()).toEqual([
+        'Scelta',
+        'definitiva',
+      ]);
+      expect([await countOf(sent), await countOf(chosen)]).toEqual([0, 1]);
+      const found = (await call('GET', '/api/search?query=definitiva')).json();
+      expect(found.images.map((i: { id_image: number }) => i.id_image)).toContain(image.id_image);
+    });
+
+    it.each([
+      [
+        'a category that does not exist',
+        { id_categoria: 999_999 },
+        'La categoria scelta non esiste.',
+      ],
+      [
+        'eleven tags',
+        { tags: Array.from({ length: 11 }, (_, index) => `tag${index}`) },
+        'Puoi assegnare al massimo 10 tag.',
+      ],
+      ['a category id as text', { id_categoria: '2' }, 'La categoria scelta non esiste.'],
+      ['a list', ['muro'], expect.stringMatching(/non è valido/)],
+    ])('refuses %s, leaving the image pending as sent', async (_, body, detail) => {
+      const sent = await createCategory(t.app, `messaggi_rifiutati_${Math.random()}`.slice(0, 40));
+      const image = await uploadImage(t.app, user, { categoryId: sent, tags: ['originale'] });
+      const refused = await asAdmin('PUT', `/api/admin/approve-image/${image.filename}`, body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ detail });
+      expect(await statusOf(image.id_image)).toEqual({ status: 'pending', id_categoria: sent });
+      expect(await tagsOf(image.id_image)).toEqual(['originale']);
+    });
+
+    it('changes nothing when the approval itself is refused', async () => {
+      const chosen = await createCategory(t.app, 'messaggi_mai_scelti');
+      // Already decided by someone else.
+      const decided = await uploadImage(t.app, user, { tags: ['prima'] });
+      expect(
+        (await asAdmin('POST', `/api/admin/reject-image/${decided.filename}`)).statusCode,
+      ).toBe(200);
+      const late = await asAdmin('PUT', `/api/admin/approve-image/${decided.filename}`, {
+        id_categoria: chosen,
+        tags: ['dopo'],
+      });
+      expect(late.statusCode).toBe(400);
+      expect(late.json().detail).toMatch(/non è più in attesa/);
+      expect(await statusOf(decided.id_image)).toEqual({ status: 'rejected', id_categoria: 1 });
+      expect(await tagsOf(decided.id_image)).toEqual(['prima']);
+
+      // Its uploader is leaving (D9).
+      const leaving = await createUser(t.app);
+      const theirs = await uploadImage(t.app, leaving, { tags: ['prima'] });
+      await call('DELETE', '/api/users/me', leaving.token, { password: leaving.password });
+      const refused = await asAdmin('PUT', `/api/admin/approve-image/${theirs.filename}`, {
+        id_categoria: chosen,
+        tags: ['dopo'],
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(await statusOf(theirs.id_image)).toEqual({ status: 'pending', id_categoria: 1 });
+      expect(await tagsOf(theirs.id_image)).toEqual(['prima']);
+      expect(await countOf(chosen)).toBe(0);
+    });
+
+    it('takes JSON null or an empty object as no change', async () => {
+      for (const payload of ['null', '{}']) {
+        const image = await uploadImage(t.app, user, { tags: ['invariata'] });
+        const approved = await t.app.inject({
+          method: 'PUT',
+          url: `/api/admin/approve-image/${image.filename}`,
+          headers: { ...bearer(adminToken), 'content-type': 'application/json' },
+          payload,
+        });
+        expect(approved.statusCode, payload).toBe(200);
+        expect(await statusOf(image.id_image)).toEqual({ status: 'approved', id_categoria: 1 });
+        expect(await tagsOf(image.id_image)).toEqual(['invariata']);
+      }
+    });
+  });
+
   it('answers 404 for an unknown file name', async () => {
     expect((await asAdmin('PUT', '/api/admin/approve-image/nessuno.webp')).statusCode).toBe(404);
     expect((await asAdmin('POST', '/api/admin/reject-image/nessuno.webp')).statusCode).toBe(404);

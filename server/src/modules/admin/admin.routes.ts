@@ -1,19 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, IsoDateTime, RowId } from '../../lib/schemas.js';
+import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
+import { ImageEdit } from '../moderation/moderation.schemas.js';
 import type { TaxonomyRow } from '../taxonomy/taxonomy.repository.js';
 import {
   CATEGORY_NAME_MAX_LENGTH,
-  MAX_TAGS_PER_IMAGE,
   TAG_NAME_MAX_LENGTH,
   TAXONOMY_MESSAGES,
   toTag,
   TYPED_NAME_MAX_LENGTH,
 } from '../taxonomy/taxonomy.service.js';
-import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import { Email, OwnUser, Username } from '../users/users.schemas.js';
 import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
 
@@ -102,30 +101,6 @@ const AdminImage = Type.Object({
     total_interactions: Type.Integer(),
   }),
 });
-
-const ImageEdit = Type.Object(
-  {
-    titolo_img: Type.Optional(Type.String({ title: 'Titolo', maxLength: TITLE_MAX_LENGTH })),
-    id_categoria: Type.Optional(
-      RowId({ title: 'Categoria', errorMessage: TAXONOMY_MESSAGES.missingCategory }),
-    ),
-    tags: Type.Optional(
-      Type.Array(
-        Type.String({
-          title: 'Tag',
-          maxLength: TYPED_NAME_MAX_LENGTH,
-          errorMessage: { maxLength: TAXONOMY_MESSAGES.imageTagTooLong },
-        }),
-        {
-          title: 'Tag',
-          maxItems: MAX_TAGS_PER_IMAGE,
-          errorMessage: { maxItems: TAXONOMY_MESSAGES.tooManyTags },
-        },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 /**
  * A category's or a tag's name, refused past its own limit (never cut short in silence): the

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
+import { Classification } from '../moderation/moderation.schemas.js';
 import { REJECTION_REASON_MAX_LENGTH } from '../moderation/moderation.service.js';
 
 const FilenameParams = Type.Object({
@@ -88,16 +89,6 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   { ctx },
 ) => {
   app.addHook('onRequest', app.guards.admin);
-  // In this scope only, bodies arrive as raw text whatever their type says: the approve call
-  // sends none at all and the reject call sends its reason as text labelled JSON.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: 4 * REJECTION_REASON_MAX_LENGTH },
-    (_request, body, done) => {
-      done(null, body);
-    },
-  );
 
   app.get(
     '/admin/pending-images',
@@ -136,35 +127,57 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         tags: ['admin'],
-        summary: 'Approve a pending image: it becomes public and its uploader is told (D4, D8)',
+        summary:
+          'Approve a pending image: it becomes public and its uploader is told (D4, D8). No body ' +
+          '(SPEC §7), or the category and tags chosen for it, saved with the approval or not at all',
         params: FilenameParams,
+        body: Type.Union([Classification, Type.Null()]),
         response: { 200: Decision, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const image = await ctx.moderation.approve(request.params.filename, currentUser(request));
-      return { id_image: image.id_image, filename: image.filename, status: image.status };
-    },
-  );
-
-  app.post(
-    '/admin/reject-image/:filename',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Reject a pending image with a reason (JSON string, {"reason"} or plain text; D4)',
-        params: FilenameParams,
-        response: { 200: Decision, ...errorResponses(400, 401, 403, 404, 413) },
-      },
-    },
-    async (request) => {
-      const body = typeof request.body === 'string' ? request.body : '';
-      const image = await ctx.moderation.reject(
+      const image = await ctx.moderation.approve(
         request.params.filename,
         currentUser(request),
-        parseReason(body),
+        request.body ?? undefined,
       );
       return { id_image: image.id_image, filename: image.filename, status: image.status };
     },
   );
+
+  const textBodies: FastifyPluginAsyncTypebox = async (scope) => {
+    // In this scope only, bodies arrive as raw text whatever their type says: the reject call
+    // sends its reason as text labelled JSON (D4).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: 4 * REJECTION_REASON_MAX_LENGTH },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
+
+    scope.post(
+      '/admin/reject-image/:filename',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Reject a pending image with a reason (JSON string, {"reason"} or plain text; D4)',
+          params: FilenameParams,
+          response: { 200: Decision, ...errorResponses(400, 401, 403, 404, 413) },
+        },
+      },
+      async (request) => {
+        const body = typeof request.body === 'string' ? request.body : '';
+        const image = await ctx.moderation.reject(
+          request.params.filename,
+          currentUser(request),
+          parseReason(body),
+        );
+        return { id_image: image.id_image, filename: image.filename, status: image.status };
+      },
+    );
+  };
+  await app.register(textBodies);
 };

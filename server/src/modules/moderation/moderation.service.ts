@@ -13,6 +13,7 @@ import { checkImageTagNames, type TaxonomyService } from '../taxonomy/taxonomy.s
 import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationTarget } from './moderation.repository.js';
+import type { Classification } from './moderation.schemas.js';
 
 export const MODERATION_MESSAGES = {
   notFound: 'Immagine non trovata',
@@ -52,41 +53,78 @@ export function createModerationService(
     onDecision?: DecisionHook;
   },
 ) {
+  /**
+   * One decision in one transaction. An approval may carry the category and tags chosen in the
+   * detail dialog: they are saved inside it, so an approval refused (already decided, the
+   * uploader leaving, a category gone) leaves the image as it was.
+   */
   async function decide(
     filename: string,
     admin: UserRow,
     decision: Decision,
     reason: string | null,
+    classification: Classification = {},
   ): Promise<ModerationTarget> {
+    if (classification.tags !== undefined) checkImageTagNames(classification.tags);
     const found = await repo.findTargetByFilename(db, filename);
     if (found === undefined) throw notFound(MODERATION_MESSAGES.notFound);
-    const image = await db.transaction().execute(async (trx) => {
-      const image = await repo.lockTarget(trx, dialect, found.id_image, 'change');
-      if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
-      // Its erasure is on its way (D9): publishing it now would show it until then.
-      if (decision === 'approved' && (await repo.uploaderLeaving(trx, dialect, image.id_utente))) {
-        throw badRequest(MODERATION_MESSAGES.uploaderLeaving);
-      }
-      const decided = await repo.decide(trx, image.id_image, {
-        status: decision,
-        rejection_reason: decision === 'rejected' ? reason : null,
-        reviewed_by: admin.id_utente,
-        at: clock.now().toISOString(),
+    const write = () =>
+      db.transaction().execute(async (trx) => {
+        const image = await repo.lockTarget(trx, dialect, found.id_image, 'change');
+        if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+        // Its erasure is on its way (D9): publishing it now would show it until then.
+        if (
+          decision === 'approved' &&
+          (await repo.uploaderLeaving(trx, dialect, image.id_utente))
+        ) {
+          throw badRequest(MODERATION_MESSAGES.uploaderLeaving);
+        }
+        const decided = await repo.decide(trx, image.id_image, {
+          status: decision,
+          rejection_reason: decision === 'rejected' ? reason : null,
+          reviewed_by: admin.id_utente,
+          at: clock.now().toISOString(),
+        });
+        if (!decided) throw badRequest(MODERATION_MESSAGES.notPending);
+        // Still uncounted: the counts are taken once, below, with the category it ends in.
+        await deps.taxonomy.recategorise(
+          trx,
+          { id_image: image.id_image, id_categoria: image.id_categoria, approved: false },
+          classification,
+        );
+        const target = {
+          ...image,
+          id_categoria: classification.id_categoria ?? image.id_categoria,
+        };
+        if (decision === 'approved') {
+          await deps.taxonomy.adjustApprovedCounts(trx, target.id_image, target.id_categoria, 1);
+        }
+        await createSearchService(trx, dialect).reindexImage(target.id_image);
+        await deps.onDecision?.(trx, target, decision, reason);
+        return target;
       });
-      if (!decided) throw badRequest(MODERATION_MESSAGES.notPending);
-      if (decision === 'approved') {
-        await deps.taxonomy.adjustApprovedCounts(trx, image.id_image, image.id_categoria, 1);
-      }
-      await createSearchService(trx, dialect).reindexImage(image.id_image);
-      await deps.onDecision?.(trx, image, decision, reason);
-      return image;
-    });
+    const image = await retryIfRowGone(write, classification.id_categoria);
     deps.images.invalidateTrending();
     return { ...image, status: decision };
   }
 
+  /**
+   * A tag or the category deleted while a write used them fails a foreign key (PostgreSQL):
+   * once more with the tags looked up, or made, again; a category still gone is answered as
+   * one that did not exist.
+   */
+  function retryIfRowGone<T>(write: () => Promise<T>, categoryId: number | undefined) {
+    return whenRowGone(
+      () => onceMoreIfRowGone(write),
+      async () => {
+        if (categoryId !== undefined) await deps.taxonomy.requireCategory(categoryId);
+      },
+    );
+  }
+
   return {
-    approve: (filename: string, admin: UserRow) => decide(filename, admin, 'approved', null),
+    approve: (filename: string, admin: UserRow, classification?: Classification) =>
+      decide(filename, admin, 'approved', null, classification),
 
     /** D4: an empty reason becomes 'Nessun motivo specificato'. */
     reject: (filename: string, admin: UserRow, reason: string) =>
@@ -126,17 +164,7 @@ export function createModerationService(
           );
           await createSearchService(trx, dialect).reindexImage(id);
         });
-      // A tag or the category deleted while the edit used them fails a foreign key
-      // (PostgreSQL): once more with the tags looked up, or made, again; a category still gone
-      // is answered as one that did not exist.
-      await whenRowGone(
-        () => onceMoreIfRowGone(edit),
-        async () => {
-          if (changes.id_categoria !== undefined) {
-            await deps.taxonomy.requireCategory(changes.id_categoria);
-          }
-        },
-      );
+      await retryIfRowGone(edit, changes.id_categoria);
     },
 
     /** D4: the row, its tag links, its interactions and its files. */

@@ -40,7 +40,7 @@ import { RejectDialog } from '../features/pending/RejectDialog.js';
 import { rejectImage, useRejectImage } from '../features/pending/rejectImage.js';
 import { categoryName, filterPending, uploaderName } from '../features/pending/search.js';
 import { StatusChip } from '../components/StatusChip.js';
-import type { Classification } from '../features/pending/updateClassification.js';
+import type { Classification } from '../features/pending/classification.js';
 import { adminErrorMessage } from '../shape.js';
 import type { PendingImage } from '../types.js';
 
@@ -79,7 +79,7 @@ export default function PendingImagesPage() {
 
   const approveOne = (image: PendingImage, classification: Classification | null = null) => {
     approve.mutate(
-      { id_image: image.id_image, filename: image.filename, classification },
+      { filename: image.filename, classification },
       {
         onSuccess: () => {
           setDetailId(null);

@@ -24,13 +24,18 @@ import { fold } from '../../../lib/fold.js';
 import { categoryDisplayName, formatDateTime, formatSize } from '../../../lib/format.js';
 import type { PendingImage } from '../../types.js';
 import { useCategoryOptions } from './categoryOptions.js';
-import { addTags, classificationChange, cleanTags, suggestionsPending } from './classification.js';
+import {
+  addTags,
+  classificationChange,
+  cleanTags,
+  suggestionsPending,
+  type Classification,
+} from './classification.js';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../tags/tagName.js';
 import { useHints } from './hints.js';
 import { categoryName, uploaderName } from './search.js';
 import { StatusChip } from '../../components/StatusChip.js';
 import { useTagOptions } from './tagOptions.js';
-import type { Classification } from './updateClassification.js';
 
 export const UNTITLED = 'Senza titolo';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.js';
 import { expectObject } from '../../shape.js';
+import type { Classification } from './classification.js';
 import { pendingKeys, refreshAfterDecision } from './keys.js';
-import { updateClassification, type Classification } from './updateClassification.js';
 
 export interface Decision {
   id_image: number;
@@ -10,38 +10,35 @@ export interface Decision {
   status: string;
 }
 
-/** PUT /admin/approve-image/{filename} with no body (SPEC §7): the image becomes public. */
-export async function approveImage(filename: string): Promise<Decision> {
+/**
+ * PUT /admin/approve-image/{filename}: the image becomes public. With no body, as SPEC §7
+ * describes it, when the administrator left category and tags as sent; otherwise with the
+ * chosen ones, which the server saves in the approval's own transaction (issue 6), so a
+ * refused approval changes nothing.
+ */
+export async function approveImage(
+  filename: string,
+  classification: Classification | null = null,
+): Promise<Decision> {
   const answer = await api<unknown>(`/admin/approve-image/${encodeURIComponent(filename)}`, {
     method: 'PUT',
+    ...(classification === null ? {} : { body: classification }),
   });
   return expectObject<Decision>(answer, 'id_image', 'status');
 }
 
 export interface Approval {
-  id_image: number;
   filename: string;
-  /** A category and tags the administrator chose in the detail dialog, saved first (issue 6). */
+  /** A category and tags the administrator chose in the detail dialog. */
   classification?: Classification | null;
-}
-
-/** Saves a changed category and tags, then approves: the image goes public already sorted. */
-export async function approveWithClassification({
-  id_image,
-  filename,
-  classification,
-}: Approval): Promise<Decision> {
-  if (classification !== undefined && classification !== null) {
-    await updateClassification(id_image, classification);
-  }
-  return approveImage(filename);
 }
 
 export function useApproveImage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: pendingKeys.decision,
-    mutationFn: approveWithClassification,
+    mutationFn: ({ filename, classification }: Approval) =>
+      approveImage(filename, classification ?? null),
     onSettled: () => refreshAfterDecision(queryClient),
   });
 }

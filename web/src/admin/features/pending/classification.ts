@@ -1,7 +1,12 @@
 import type { ModerationHints, PendingImage } from '../../types.js';
 import { distinctTagNames, MAX_TAGS } from '../tags/tagName.js';
 import { fold } from '../../../lib/fold.js';
-import type { Classification } from './updateClassification.js';
+
+/** What the administrator may change before approving: the category and the tags (by name). */
+export interface Classification {
+  id_categoria: number;
+  tags: string[];
+}
 
 /**
  * Tag names tidied as the server stores them, without blanks and without repeats that differ
@@ -23,8 +28,8 @@ function sameTags(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * What to save before approving: null when the administrator left category and tags as the
- * uploader sent them, so an untouched approval is the single call SPEC §7 describes.
+ * What to send with the approval: null when the administrator left category and tags as the
+ * uploader sent them, so an untouched approval is the bodiless call SPEC §7 describes.
  */
 export function classificationChange(
   image: PendingImage,
