@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isEmailAddress, placeholderAddress } from './lib/email-address.js';
 import {
+  isPasswordTooShort,
   isValidUsername,
   normalizeUsername,
   PASSWORD_MIN_LENGTH,
@@ -276,7 +277,7 @@ function parseAdmin(
       'must be 3 to 30 letters, digits, dots, hyphens or underscores',
     );
   }
-  if (password.length < PASSWORD_MIN_LENGTH) {
+  if (isPasswordTooShort(password)) {
     throw new ConfigError(
       'ADMIN_PASSWORD',
       `must be at least ${PASSWORD_MIN_LENGTH} characters long`,

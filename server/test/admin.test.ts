@@ -233,6 +233,15 @@ describe('users', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ detail });
     }
+    // A reset counts characters as creation does: four emoji are four, not eight.
+    const reset = await asAdmin('PUT', `/api/admin/users/${user.id}`, {
+      username: user.username,
+      email: user.email,
+      password: '😀😀😀😀',
+    });
+    expect(reset.statusCode).toBe(400);
+    expect(reset.json()).toEqual({ detail: 'La password deve essere di almeno 8 caratteri' });
+    expect((await login(t.app, user.username, user.password)).statusCode).toBe(200);
   });
 
   it('never lets an administrator delete or demote themself, nor remove the last one', async () => {

@@ -478,6 +478,13 @@ describe('GET and PUT /api/users/me', () => {
     expect(short.statusCode).toBe(400);
     expect(short.json()).toEqual({ detail: 'La password deve essere di almeno 8 caratteri' });
 
+    // Eight UTF-16 units but four characters: short, as registration and the schemas count.
+    const emoji = await put(user.token, { password: '😀😀😀😀', current_password: user.password });
+    expect(emoji.statusCode).toBe(400);
+    expect(emoji.json()).toEqual({ detail: 'La password deve essere di almeno 8 caratteri' });
+    expect((await me(user.token)).statusCode).toBe(200);
+    expect((await login(t.app, user.username, '😀😀😀😀')).statusCode).toBe(401);
+
     const changed = await put(user.token, {
       password: 'nuova-password-lunga',
       current_password: user.password,

@@ -90,7 +90,8 @@ export default function RegisterPage() {
     if (form.password !== form.confirm) {
       return { message: 'Le password non coincidono', fields: ['confirm'] };
     }
-    if (form.password.length < PASSWORD_MIN_LENGTH) {
+    // In characters, as the server counts them: four emoji are not eight characters.
+    if (Array.from(form.password).length < PASSWORD_MIN_LENGTH) {
       return {
         message: 'La password deve essere di almeno 8 caratteri',
         fields: ['password', 'confirm'],

@@ -2,6 +2,8 @@
  * Shape rules of an account, shared by the request schemas, the administrator bootstrap and
  * the services, so every way in accepts the same names.
  */
+import { lengthOf } from '../../lib/typed-text.js';
+
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 30;
 /**
@@ -32,6 +34,16 @@ export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MIN_LENGTH = 8;
 /** Longer inputs would only cost hashing time; nobody types 256 characters. */
 export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * Whether a new password is shorter than the rule. Counted in characters (code points), as the
+ * request schemas' `minLength` counts them: a string's UTF-16 length took four emoji for the
+ * eight characters asked, so a profile edit or an administrator's reset accepted a password
+ * that registration refuses.
+ */
+export function isPasswordTooShort(password: string): boolean {
+  return lengthOf(password) < PASSWORD_MIN_LENGTH;
+}
 
 /** Whether a username, normalised by `normalizeUsername`, may be stored. */
 export function isValidUsername(normalized: string): boolean {

@@ -11,10 +11,10 @@ import { foldKey, lowerCaseKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
 import {
+  isPasswordTooShort,
   isValidUsername,
   mixesScripts,
   normalizeUsername,
-  PASSWORD_MIN_LENGTH,
   USER_MESSAGES,
 } from './users.rules.js';
 
@@ -190,7 +190,7 @@ export function createUsersService(
     const newPassword = changes.password === '' ? undefined : changes.password;
     const keys = keysOf(user, username, email);
     const emailChanged = keys.email_key !== user.email_key;
-    if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
+    if (newPassword !== undefined && isPasswordTooShort(newPassword)) {
       throw badRequest(USER_MESSAGES.passwordTooShort);
     }
 
@@ -315,7 +315,7 @@ export function createUsersService(
     const username = acceptUsername(changes.username);
     const email = changes.email.normalize('NFC').trim();
     const newPassword = changes.password === '' ? undefined : changes.password;
-    if (newPassword !== undefined && newPassword.length < PASSWORD_MIN_LENGTH) {
+    if (newPassword !== undefined && isPasswordTooShort(newPassword)) {
       throw badRequest(USER_MESSAGES.passwordTooShort);
     }
     const keys = keysOf(user, username, email);
