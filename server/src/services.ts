@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
-import { MAIL_JOB } from './jobs/mail/mail.job.js';
+import { forgetMailOf, MAIL_JOB } from './jobs/mail/mail.job.js';
 import { FULL_SIZE_JOB } from './jobs/full-size/full-size.job.js';
 import { createJobHandlers } from './jobs/handlers.js';
 import { createReaderProcess } from './jobs/image-analysis/reader-process.js';
@@ -140,7 +140,13 @@ function createContext(
       fallback: () => createViewRecorder(db, log, config.viewFlushMs),
     }),
   );
-  const erasure = createErasureService({ users, moderation, interactions, search });
+  const erasure = createErasureService({
+    users,
+    moderation,
+    interactions,
+    search,
+    forgetMail: (recipient) => forgetMailOf(db, recipient),
+  });
   const follows = createFollowsService(db, clock, users);
   return Object.freeze({
     config,

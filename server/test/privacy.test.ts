@@ -321,6 +321,64 @@ describe('DELETE /api/users/me (D9)', () => {
     });
   });
 
+  it('takes the e-mails written to the account with it, sent or still queued', async () => {
+    const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+    const author = await createUser(t.app);
+    const bystander = await createUser(t.app);
+    const [approved, rejected, others] = [
+      await uploadImage(t.app, author, { title: 'Approvata' }),
+      await uploadImage(t.app, author, { title: 'Rifiutata' }),
+      await uploadImage(t.app, bystander, { title: 'Di un altro' }),
+    ];
+    const decide = (method: 'PUT' | 'POST', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { ...bearer(admin.access_token), 'content-type': 'application/json' },
+        ...(method === 'POST' ? { payload: '"Sfocata"' } : {}),
+      });
+    expect((await decide('PUT', `/api/admin/approve-image/${approved.filename}`)).statusCode).toBe(
+      200,
+    );
+    expect((await decide('PUT', `/api/admin/approve-image/${others.filename}`)).statusCode).toBe(
+      200,
+    );
+    // Sent: kept a week as a done job, with the address, the name and the title.
+    await t.app.ctx.jobs.runUntilIdle();
+    // Still queued when the account goes.
+    expect((await decide('POST', `/api/admin/reject-image/${rejected.filename}`)).statusCode).toBe(
+      200,
+    );
+    const mailTo = async (address: string) =>
+      (
+        await t.app.ctx.database.db
+          .selectFrom('jobs')
+          .select('payload')
+          .where('name', '=', 'mail.send')
+          .execute()
+      ).filter((job) => JSON.parse(job.payload).to === address);
+    expect(await mailTo(author.email)).toHaveLength(2);
+
+    const deletion = await call('DELETE', '/api/users/me', author.token, {
+      password: author.password,
+    });
+    expect(deletion.statusCode).toBe(200);
+    now.value = new Date(now.value.getTime() + 25 * 60 * 60 * 1000);
+    await t.app.ctx.jobs.runUntilIdle();
+    expect(
+      await t.app.ctx.database.db
+        .selectFrom('users')
+        .select('id_utente')
+        .where('id_utente', '=', author.id)
+        .execute(),
+    ).toEqual([]);
+    expect(await mailTo(author.email)).toEqual([]);
+    const kept = await t.app.ctx.database.db.selectFrom('jobs').select('payload').execute();
+    expect(kept.map((job) => job.payload).join('\n')).not.toContain(author.username);
+    // Somebody else's message stays.
+    expect(await mailTo(bystander.email)).toHaveLength(1);
+  });
+
   it('never lets the last active administrator delete their own account', async () => {
     const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
     const response = await call('DELETE', '/api/users/me', admin.access_token, {

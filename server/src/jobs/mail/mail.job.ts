@@ -1,3 +1,4 @@
+import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Mailer, OutgoingMail } from '../../modules/mail/mailer.js';
@@ -17,22 +18,75 @@ export const MAIL_JOB = 'mail.send';
  */
 export const MAIL_MAX_ATTEMPTS = 8;
 
-export type MailPayload = OutgoingMail;
+/**
+ * The message, and the account it is written to when there is one: the job's row holds the
+ * address, the name and what the message says, which the account's erasure must take too
+ * (forgetMailOf), even when the address was changed since.
+ */
+export type MailPayload = OutgoingMail & { id_utente?: number };
 
 /** Call it in the transaction of the change the message is about. */
 export function enqueueMail(
   db: Executor,
   clock: Clock,
   mail: OutgoingMail,
-  options: EnqueueOptions = {},
+  options: EnqueueOptions & { recipientId?: number } = {},
 ): Promise<number> {
+  const { recipientId, ...enqueueOptions } = options;
   return enqueueJob<MailPayload>(
     db,
     clock,
     { name: MAIL_JOB, maxAttempts: MAIL_MAX_ATTEMPTS },
-    { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
-    options,
+    {
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      ...(recipientId === undefined ? {} : { id_utente: recipientId }),
+    },
+    enqueueOptions,
   );
+}
+
+/**
+ * D9: the account's messages go with it. Sent ones are kept as done jobs for a week and those
+ * failed for good forever, each with the address, the username and the image's title; one
+ * still queued would write to someone who asked to be forgotten. A message being sent this
+ * moment (running) is left to its worker, which must be able to record its end.
+ * Matched by the account's id, or by its address for a message queued before the id was kept.
+ * The payload is JSON text on both engines: read and matched here rather than by each engine's
+ * own JSON functions.
+ */
+export async function forgetMailOf(
+  db: Executor,
+  recipient: { id_utente: number; email: string },
+): Promise<number> {
+  const address = recipient.email.toLowerCase();
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id_job', 'payload'])
+    .where('name', '=', MAIL_JOB)
+    .where('status', '<>', 'running')
+    .execute();
+  const ids = rows
+    .filter((row) => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(row.payload);
+      } catch {
+        return false;
+      }
+      const fields = (payload ?? {}) as Record<string, unknown>;
+      return (
+        fields['id_utente'] === recipient.id_utente ||
+        (typeof fields['to'] === 'string' && fields['to'].toLowerCase() === address)
+      );
+    })
+    .map((row) => row.id_job);
+  for (const part of chunks(ids)) {
+    await db.deleteFrom('jobs').where('id_job', 'in', part).execute();
+  }
+  return ids.length;
 }
 
 function isMailPayload(payload: unknown): payload is MailPayload {

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/executor.js';
 export interface DecisionRecipient {
   id_image: number;
   titolo_img: string | null;
+  id_utente: number;
   email: string;
   username: string;
   is_active: 0 | 1;
@@ -20,6 +21,7 @@ export function findDecisionRecipient(
     .select([
       'images.id_image',
       'images.titolo_img',
+      'users.id_utente',
       'users.email',
       'users.username',
       'users.is_active',

@@ -40,7 +40,7 @@ export function createModerationMailHook(deps: ModerationMailDeps): DecisionHook
       decision === 'approved'
         ? approvalMail(input)
         : rejectionMail({ ...input, reason: reason ?? MODERATION_MESSAGES.defaultReason });
-    await enqueueMail(trx, deps.clock, mail);
+    await enqueueMail(trx, deps.clock, mail, { recipientId: recipient.id_utente });
     deps.jobs?.wake();
   };
 }
