@@ -127,6 +127,24 @@ describe('POST /api/auth/register', () => {
     }
   });
 
+  it('counts a name’s length in characters, after folding, with the length’s own message', async () => {
+    // Twenty Adlam letters (outside the BMP: forty UTF-16 units), within the 30 characters.
+    const adlam = Array.from({ length: 20 }, (_, i) => String.fromCodePoint(0x1e922 + i)).join('');
+    const welcomed = await register({ ...valid, username: adlam, email: 'adlam@example.it' });
+    expect(welcomed.statusCode).toBe(201);
+    expect(welcomed.json().user.username).toBe(adlam);
+    expect((await login(t.app, adlam, valid.password)).statusCode).toBe(200);
+
+    // Sixteen 'ﬃ' ligatures pass the schema's 30 and fold into 48 letters: too long, and said so.
+    const before = await countUsers();
+    const long = await register({ ...valid, username: 'ﬃ'.repeat(16), email: 'ffi@example.it' });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({
+      detail: 'Lo username può contenere al massimo 30 caratteri.',
+    });
+    expect(await countUsers()).toBe(before);
+  });
+
   it('refuses marks that stack, hide or strike through a letter', async () => {
     const before = await countUsers();
     for (const username of [

@@ -47,11 +47,20 @@ export function isPasswordTooShort(password: string): boolean {
 
 /** Whether a username, normalised by `normalizeUsername`, may be stored. */
 export function isValidUsername(normalized: string): boolean {
-  return (
-    normalized.length >= USERNAME_MIN_LENGTH &&
-    normalized.length <= USERNAME_MAX_LENGTH &&
-    STORED_USERNAME.test(normalized)
-  );
+  return usernameLengthProblem(normalized) === undefined && STORED_USERNAME.test(normalized);
+}
+
+/**
+ * The message for a normalised username too short or too long, if it is. Counted in characters
+ * (code points) as the request schema counts them: a UTF-16 length made twenty letters of an
+ * alphabet outside the BMP (Adlam, a CJK extension's ideographs) forty, refused as if they
+ * were not letters. NFKC may lengthen a name ('ﷺ' is eighteen letters): said here too.
+ */
+export function usernameLengthProblem(normalized: string): string | undefined {
+  const length = lengthOf(normalized);
+  if (length < USERNAME_MIN_LENGTH) return USER_MESSAGES.usernameTooShort;
+  if (length > USERNAME_MAX_LENGTH) return USER_MESSAGES.usernameTooLong;
+  return undefined;
 }
 
 /**
@@ -82,6 +91,8 @@ export const USER_MESSAGES = {
   currentPasswordRequired: 'Per cambiare email o password inserisci la password attuale.',
   currentPasswordWrong: 'La password attuale non è corretta.',
   ageRequired: 'Devi dichiarare di avere almeno 16 anni per registrarti.',
+  usernameTooShort: `Lo username deve contenere almeno ${USERNAME_MIN_LENGTH} caratteri.`,
+  usernameTooLong: `Lo username può contenere al massimo ${USERNAME_MAX_LENGTH} caratteri.`,
   usernameCharacters:
     'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
   mixedScripts:

@@ -16,8 +16,8 @@ export const Username = Type.String({
   maxLength: USERNAME_MAX_LENGTH,
   pattern: USERNAME_PATTERN,
   errorMessage: {
-    minLength: `Lo username deve contenere almeno ${USERNAME_MIN_LENGTH} caratteri.`,
-    maxLength: `Lo username può contenere al massimo ${USERNAME_MAX_LENGTH} caratteri.`,
+    minLength: USER_MESSAGES.usernameTooShort,
+    maxLength: USER_MESSAGES.usernameTooLong,
     pattern: USER_MESSAGES.usernameCharacters,
   },
 });

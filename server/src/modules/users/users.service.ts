@@ -16,6 +16,7 @@ import {
   mixesScripts,
   normalizeUsername,
   USER_MESSAGES,
+  usernameLengthProblem,
 } from './users.rules.js';
 
 export interface NewAccount {
@@ -54,6 +55,8 @@ export function isUsable(user: Pick<UserRow, 'is_active' | 'deletion_requested_a
  */
 export function acceptUsername(requested: string): string {
   const username = normalizeUsername(requested);
+  const lengthProblem = usernameLengthProblem(username);
+  if (lengthProblem !== undefined) throw badRequest(lengthProblem);
   if (!isValidUsername(username)) throw badRequest(USER_MESSAGES.usernameCharacters);
   if (mixesScripts(username)) throw badRequest(USER_MESSAGES.mixedScripts);
   return username;
