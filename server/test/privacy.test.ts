@@ -67,6 +67,34 @@ describe('GET /api/users/me/export (D9)', () => {
     expect(response.body).not.toContain(other.email);
     expect(response.body).not.toContain('password');
   });
+
+  it('leaves out the followed accounts that are deactivated or waiting for their erasure', async () => {
+    const me = await createUser(t.app);
+    const [kept, deactivated, leaving] = [
+      await createUser(t.app),
+      await createUser(t.app),
+      await createUser(t.app),
+    ];
+    for (const other of [kept, deactivated, leaving]) {
+      expect((await call('POST', `/api/users/${other.id}/follow`, me.token)).statusCode).toBe(200);
+    }
+    // Set in the rows, so no erasure job is left queued for the suite's later tests.
+    const db = t.app.ctx.database.db;
+    await db
+      .updateTable('users')
+      .set({ is_active: 0 })
+      .where('id_utente', '=', deactivated.id)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ is_active: 0, deletion_requested_at: new Date().toISOString() })
+      .where('id_utente', '=', leaving.id)
+      .execute();
+    const data = (await call('GET', '/api/users/me/export', me.token)).json();
+    expect(data.follows.following).toEqual([
+      { id_utente: kept.id, username: kept.username, since: expect.any(String) },
+    ]);
+  });
 });
 
 describe('DELETE /api/users/me (D9)', () => {

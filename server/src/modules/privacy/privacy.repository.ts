@@ -9,12 +9,19 @@ export function interactionsOf(db: Executor, userId: number) {
     .execute();
 }
 
+/**
+ * The accounts the user follows. One deactivated or waiting for its erasure is left out: its
+ * profile and name are shown nowhere else (users.service.ts, isUsable), and its follows go
+ * with the erasure.
+ */
 export function followedBy(db: Executor, userId: number) {
   return db
     .selectFrom('follows as f')
     .innerJoin('users as u', 'u.id_utente', 'f.followed_id')
     .select(['u.id_utente', 'u.username', 'f.created_at'])
     .where('f.follower_id', '=', userId)
+    .where('u.is_active', '=', 1)
+    .where('u.deletion_requested_at', 'is', null)
     .orderBy('f.created_at')
     .execute();
 }
