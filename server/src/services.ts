@@ -21,7 +21,7 @@ import { createInteractionsService } from './modules/interactions/interactions.s
 import { createViewRecorder } from './modules/interactions/view-recorder.js';
 import { startViewThread } from './modules/interactions/view-thread.js';
 import { createViewerKeys } from './modules/interactions/viewer-key.js';
-import { createMailer } from './modules/mail/mailer.js';
+import { createMailer, forgetOutboxMailTo } from './modules/mail/mailer.js';
 import { createModerationMailHook } from './modules/mail/moderation-mail.js';
 import { createModerationService } from './modules/moderation/moderation.service.js';
 import { createErasureService } from './modules/privacy/erasure.service.js';
@@ -145,7 +145,9 @@ function createContext(
     moderation,
     interactions,
     search,
-    forgetMail: (recipient) => forgetMailOf(db, recipient),
+    forgetMail: async (recipient) => {
+      await forgetOutboxMailTo(config.dataDir, await forgetMailOf(db, recipient));
+    },
   });
   const follows = createFollowsService(db, clock, users);
   return Object.freeze({

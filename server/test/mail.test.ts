@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
 import type { UserRow } from '../src/db/tables.js';
 import { MAIL_JOB } from '../src/jobs/mail/mail.job.js';
+import { recipientsOf } from '../src/modules/mail/mailer.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { uploadImage } from './helpers/images.js';
@@ -379,5 +380,24 @@ describe('with an unreachable SMTP server', () => {
     // The approval stands: the image is public.
     const detail = await t.app.inject({ method: 'GET', url: `/api/images/${image.id_image}` });
     expect(detail.statusCode).toBe(200);
+  });
+});
+
+describe('recipientsOf', () => {
+  it("reads a message's To addresses, bare, named, listed and folded, lower-cased", () => {
+    const message = [
+      'From: Muri Parlanti <noreply@example.it>',
+      'To: Anna@Example.it, "Rossi, Bruno @ casa" <bruno@example.it>,',
+      ' =?UTF-8?Q?Carla_Bianchi?= <CARLA@example.it>',
+      'Subject: To: someone@else.it',
+      '',
+      'To: body@example.it',
+    ].join('\r\n');
+    expect(recipientsOf(message)).toEqual([
+      'anna@example.it',
+      'bruno@example.it',
+      'carla@example.it',
+    ]);
+    expect(recipientsOf('Subject: nessuno\r\n\r\nTo: a@b.it')).toEqual([]);
   });
 });

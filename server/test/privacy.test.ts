@@ -386,6 +386,13 @@ describe('DELETE /api/users/me (D9)', () => {
           .execute()
       ).filter((job) => JSON.parse(job.payload).to === address);
     expect(await mailTo(author.email)).toHaveLength(2);
+    // Without a mail server the outbox holds the messages as files.
+    const outbox = path.join(t.config.dataDir, 'outbox');
+    const outboxFiles = async () =>
+      Promise.all(
+        (await fs.readdir(outbox)).map((name) => fs.readFile(path.join(outbox, name), 'utf8')),
+      );
+    expect((await outboxFiles()).filter((file) => file.includes(author.email))).toHaveLength(1);
 
     const deletion = await call('DELETE', '/api/users/me', author.token, {
       password: author.password,
@@ -405,6 +412,10 @@ describe('DELETE /api/users/me (D9)', () => {
     expect(kept.map((job) => job.payload).join('\n')).not.toContain(author.username);
     // Somebody else's message stays.
     expect(await mailTo(bystander.email)).toHaveLength(1);
+    // The author's copies in the outbox go too.
+    const files = await outboxFiles();
+    expect(files.filter((file) => file.includes(bystander.email))).toHaveLength(1);
+    expect(files.filter((file) => file.includes(author.email))).toEqual([]);
   });
 
   it('never lets the last active administrator delete their own account', async () => {

@@ -55,12 +55,13 @@ export function enqueueMail(
  * moment (running) is left to its worker, which must be able to record its end.
  * Matched by the account's id, or by its address for a message queued before the id was kept.
  * The payload is JSON text on both engines: read and matched here rather than by each engine's
- * own JSON functions.
+ * own JSON functions. Answers the addresses the messages were written to (the account's own
+ * and any it had before), whose copies in the outbox go too (mailer.ts, forgetOutboxMailTo).
  */
 export async function forgetMailOf(
   db: Executor,
   recipient: { id_utente: number; email: string },
-): Promise<number> {
+): Promise<Set<string>> {
   const address = recipient.email.toLowerCase();
   const rows = await db
     .selectFrom('jobs')
@@ -68,25 +69,26 @@ export async function forgetMailOf(
     .where('name', '=', MAIL_JOB)
     .where('status', '<>', 'running')
     .execute();
-  const ids = rows
-    .filter((row) => {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(row.payload);
-      } catch {
-        return false;
-      }
-      const fields = (payload ?? {}) as Record<string, unknown>;
-      return (
-        fields['id_utente'] === recipient.id_utente ||
-        (typeof fields['to'] === 'string' && fields['to'].toLowerCase() === address)
-      );
-    })
-    .map((row) => row.id_job);
+  const ids: number[] = [];
+  const addresses = new Set([address]);
+  for (const row of rows) {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(row.payload);
+    } catch {
+      continue;
+    }
+    const fields = (payload ?? {}) as Record<string, unknown>;
+    const to = typeof fields['to'] === 'string' ? fields['to'].toLowerCase() : undefined;
+    if (fields['id_utente'] === recipient.id_utente || to === address) {
+      ids.push(row.id_job);
+      if (to !== undefined) addresses.add(to);
+    }
+  }
   for (const part of chunks(ids)) {
     await db.deleteFrom('jobs').where('id_job', 'in', part).execute();
   }
-  return ids.length;
+  return addresses;
 }
 
 function isMailPayload(payload: unknown): payload is MailPayload {

@@ -128,3 +128,45 @@ async function writeAtomically(dir: string, bytes: Buffer): Promise<string> {
   await writeFileAtomically(target, temporary, bytes, 0o600);
   return target;
 }
+
+/**
+ * D9: the outbox's messages to an erased account go with it. Without a mail server the outbox
+ * stands in for one: a file still there may yet be handed on to the person, and each holds the
+ * address and what the message says. Matched on the To header's addresses, case aside.
+ */
+export async function forgetOutboxMailTo(
+  dataDir: string,
+  addresses: ReadonlySet<string>,
+): Promise<number> {
+  const dir = outboxDir(dataDir);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    // Half-written messages keep their temporary dot name until renamed (writeAtomically).
+    if (name.startsWith('.') || !name.endsWith('.eml')) continue;
+    const file = path.join(dir, name);
+    const recipients = recipientsOf(await fs.readFile(file, 'latin1'));
+    if (recipients.some((recipient) => addresses.has(recipient))) {
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+/** The addresses of a message's To header, lower-cased: `a@b.it`, `Name <a@b.it>`, a list. */
+export function recipientsOf(message: string): string[] {
+  const end = message.search(/\r?\n\r?\n/);
+  // Header lines continue on lines that start with a space or a tab (RFC 5322 folding).
+  const headers = (end === -1 ? message : message.slice(0, end)).replace(/\r?\n[ \t]+/g, ' ');
+  const to = /^to:(.*)$/im.exec(headers)?.[1] ?? '';
+  // A display name in quotes may hold commas and even an '@': it is not an address.
+  const unquoted = to.replace(/"(?:[^"\\]|\\.)*"/g, ' ');
+  return [...unquoted.matchAll(/[^\s<>,"]+@[^\s<>,"]+/g)].map((match) => match[0].toLowerCase());
+}

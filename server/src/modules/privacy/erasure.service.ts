@@ -18,7 +18,10 @@ export function createErasureService(deps: {
   moderation: ModerationService;
   interactions: InteractionsService;
   search: SearchService;
-  /** Deletes the e-mail jobs written to the account (jobs/mail/mail.job.ts forgetMailOf). */
+  /**
+   * Deletes the e-mail jobs written to the account and their copies in the outbox
+   * (jobs/mail/mail.job.ts forgetMailOf, modules/mail/mailer.ts forgetOutboxMailTo).
+   */
   forgetMail: (recipient: { id_utente: number; email: string }) => Promise<unknown>;
 }) {
   return {
