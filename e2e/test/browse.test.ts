@@ -311,6 +311,35 @@ describe('category and tag pages', () => {
     await page.close();
   });
 
+  it('drags the strip sideways with a mouse pressed on a chip, without opening it', async () => {
+    // Narrow enough for the strip's three chips to overflow it.
+    const { page, errors } = await openPage({ width: 260, height: 700 });
+    await page.goto(`${server.url}/tags`);
+    await pageHeading(page, 'Tag disponibili').waitFor();
+    const strip = page.getByRole('navigation', { name: 'Categorie più popolari' });
+    const chip = strip.getByRole('link', { name: /^Di Protesta/ });
+    await chip.waitFor();
+    const room = await strip.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(room).toBeGreaterThan(60);
+    const box = await chip.boundingBox();
+    if (box === null) throw new Error('the chip is not drawn');
+    const y = box.y + box.height / 2;
+    const x = box.x + box.width / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    // Step by step, as a hand moves: the browser's own drag of the link began after a few
+    // pixels and cancelled the strip's pointer events.
+    for (let step = 1; step <= 10; step += 1) await page.mouse.move(x - step * 6, y);
+    await page.mouse.up();
+    await expect(strip.evaluate((element) => element.scrollLeft)).resolves.toBeGreaterThanOrEqual(
+      Math.min(room, 60) - 1,
+    );
+    // The drag ended over a chip: it was no click on it.
+    expect(new URL(page.url()).pathname).toBe('/tags');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says "1 immagine" for one and names an empty category', async () => {
     const { page } = await openPage(VIEWPORTS.phone);
     await page.goto(`${server.url}/category/${ids.protest}`);

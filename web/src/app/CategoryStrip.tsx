@@ -50,6 +50,12 @@ export function CategoryStrip() {
         if (Math.abs(dx) > 4) drag.current.moved = true;
         strip.current.scrollLeft = drag.current.scroll - dx;
       }}
+      // A mouse pressed on a chip and moved starts the browser's own drag of the link (to drop
+      // its address elsewhere), which cancels the pointer events: the strip moved a few pixels
+      // and stopped. Nobody drags a category's address out of this strip.
+      onDragStart={(event) => {
+        event.preventDefault();
+      }}
       onClickCapture={(event) => {
         // A drag is not a click on the chip under the pointer.
         if (drag.current?.moved === true) event.preventDefault();
