@@ -277,6 +277,33 @@ describe('the own profile', () => {
     await context.close();
   });
 
+  it('a new username shows at once on a picture of theirs seen earlier in the session', async () => {
+    const author = await registerUser(server.url, 'rinomina');
+    const imageId = await publish(server.url, author, adminToken, 'Nome nuovo', {
+      colour: '#b1a08a',
+    });
+    const { context, page } = await openAs(author);
+    await page.goto(`${server.url}/image/${imageId}`);
+    await page.getByRole('heading', { name: 'Nome nuovo' }).waitFor();
+    // From the picture's page to the own profile, as its 'Caricata da' chip leads there.
+    const uploader = page.locator(`main a[href="/user/${String(author.id)}"]`);
+    await expect(uploader.innerText()).resolves.toContain(author.username);
+    await uploader.click();
+    await page.getByRole('heading', { level: 1, name: author.username }).waitFor();
+    await openMenuItem(page, 'Modifica profilo');
+    const dialog = page.getByRole('dialog', { name: 'Modifica Profilo' });
+    const renamed = `${author.username}z`;
+    await dialog.getByLabel('Username').fill(renamed);
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1, name: renamed }).waitFor();
+    // Back to the picture within the half minute its page is kept: the chip names them anew.
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Nome nuovo' }).waitFor();
+    await uploader.filter({ hasText: renamed }).waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
   it("'Scarica i miei dati' downloads the JSON file", async () => {
     const { context, page } = await openAs(owner);
     await page.goto(`${server.url}/user/me`);

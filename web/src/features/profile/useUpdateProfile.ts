@@ -26,9 +26,13 @@ export function useUpdateProfile() {
     onSuccess: ({ access_token, ...user }) => {
       if (access_token !== undefined) saveSession(access_token, user);
       else if (getToken() !== null) saveUser(user);
-      // The username shows on the profile and under every picture the user uploaded.
+      // The username shows on the profile and under every picture the user uploaded: in the
+      // galleries ('images') and on each picture's own page ('image', the image-detail
+      // feature's key), which a visit earlier in the session keeps for 30 seconds, so going
+      // back to it showed 'Caricata da' with the old name.
       void queryClient.invalidateQueries({ queryKey: ['users'] });
       void queryClient.invalidateQueries({ queryKey: ['images'] });
+      void queryClient.invalidateQueries({ queryKey: ['image'] });
     },
   });
 }
