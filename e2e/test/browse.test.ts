@@ -233,6 +233,24 @@ describe('home', () => {
     await page.waitForURL(/\/image\/\d+$/);
     await page.close();
   });
+
+  it("writes a card's caption in white, not in the link colour of the card around it", async () => {
+    const { page } = await openPage();
+    await page.goto(`${server.url}/`);
+    const card = page
+      .getByRole('region', { name: 'Le scritte della settimana' })
+      .getByRole('link')
+      .first();
+    await card.hover();
+    const caption = card.locator('.caption');
+    await expect
+      .poll(() => caption.evaluate((element) => getComputedStyle(element).opacity))
+      .toBe('1');
+    await expect(caption.evaluate((element) => getComputedStyle(element).color)).resolves.toBe(
+      'rgb(255, 255, 255)',
+    );
+    await page.close();
+  });
 });
 
 describe('category and tag pages', () => {

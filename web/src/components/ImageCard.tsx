@@ -101,6 +101,9 @@ export function ImageCard({
           p: 1,
           opacity: 0,
           transition: 'opacity 150ms',
+          // White on the dark gradient: inherited from the card, which is a link, the caption
+          // took the browser's link colour (a lilac in the dark scheme, another once visited).
+          color: 'common.white',
           background: 'linear-gradient(transparent, rgba(0,0,0,0.75))',
         }}
       >
