@@ -372,6 +372,8 @@ describe('category and tag pages', () => {
     await page.getByText('0 immagini', { exact: true }).waitFor();
     await page.goto(`${server.url}/category/999999`);
     await page.getByText('Categoria non trovata').waitFor();
+    // The tab names the page as it is, like a missing picture's or user's.
+    await expect(page.title()).resolves.toBe('Categoria non trovata · Muri Parlanti');
     await page.close();
   });
 
@@ -394,6 +396,7 @@ describe('category and tag pages', () => {
     const { page: phone } = await openPage(VIEWPORTS.phone);
     await phone.goto(`${server.url}/tag/999999`);
     await phone.getByText('Tag non trovato').waitFor();
+    await expect(phone.title()).resolves.toBe('Tag non trovato · Muri Parlanti');
     await screenshot(phone, 'browse-tag-missing-phone');
     await phone.close();
   });

@@ -18,10 +18,10 @@ export default function CategoryPage() {
   const category = useCategory(id ?? 0, id !== null);
   const images = useCategoryImages(id ?? 0, id !== null);
   const name = category.data === undefined ? undefined : categoryDisplayName(category.data.nome);
-  usePageTitle(name ?? 'Categoria');
-
   const missing =
     id === null || (category.error instanceof ApiError && category.error.status === 404);
+  // The tab says what the page says, as a missing picture's or user's does.
+  usePageTitle(missing ? NOT_FOUND : (name ?? 'Categoria'));
   if (missing || category.isError) {
     return (
       <>

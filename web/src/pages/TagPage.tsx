@@ -17,9 +17,9 @@ export default function TagPage() {
   const id = parseRouteId(useParams().tagId);
   const tag = useTag(id ?? 0, id !== null);
   const images = useTagImages(id ?? 0, id !== null);
-  usePageTitle(tag.data?.nome ?? 'Tag');
-
   const missing = id === null || (tag.error instanceof ApiError && tag.error.status === 404);
+  // The tab says what the page says, as a missing picture's or user's does.
+  usePageTitle(missing ? NOT_FOUND : (tag.data?.nome ?? 'Tag'));
   if (missing || tag.isError) {
     return (
       <>
