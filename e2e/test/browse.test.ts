@@ -329,6 +329,29 @@ describe('category and tag pages', () => {
     await page.close();
   });
 
+  it("offers 'Riprova' when the pictures could not be loaded, and loads them on it", async () => {
+    const { page } = await openPage(VIEWPORTS.phone);
+    // The network drops the gallery's first answers: the first try and the one retry after it.
+    let dropped = 0;
+    await page.route(`**/api/categories/${String(ids.love)}/images**`, async (route) => {
+      if (dropped < 2) {
+        dropped += 1;
+        await route.abort('internetdisconnected');
+      } else {
+        await route.continue();
+      }
+    });
+    await page.goto(`${server.url}/category/${ids.love}`);
+    const alert = page
+      .getByRole('alert')
+      .filter({ hasText: 'Errore nel caricamento delle immagini' });
+    await alert.waitFor();
+    await alert.getByRole('button', { name: 'Riprova' }).click();
+    await page.getByRole('link', { name: 'Resta' }).waitFor();
+    await expect(alert.count()).resolves.toBe(0);
+    await page.close();
+  });
+
   it('drags the strip sideways with a mouse pressed on a chip, without opening it', async () => {
     // Narrow enough for the strip's three chips to overflow it.
     const { page, errors } = await openPage({ width: 260, height: 700 });

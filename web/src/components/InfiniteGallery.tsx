@@ -1,6 +1,6 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo, type ReactNode } from 'react';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage, worthRetrying } from '../lib/api.js';
 import type { ImagePage } from '../lib/types.js';
 import type { ColumnRule } from './masonryColumns.js';
 import { MasonryGrid } from './MasonryGrid.js';
@@ -42,11 +42,16 @@ export function InfiniteGallery({
     () => query.data?.pages.flatMap((page) => page.images) ?? [],
     [query.data],
   );
-  const { fetchNextPage } = query;
+  const { fetchNextPage, refetch } = query;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  // After a failed page the sentinel asks no more (hasMore is off, or it would ask in a loop):
+  // without a way to ask again the gallery stopped there until the page was reloaded.
+  const retry = worthRetrying(0, query.error)
+    ? () => void (query.isFetchNextPageError ? fetchNextPage() : refetch())
+    : undefined;
   if (query.isPending && query.fetchStatus !== 'idle') return <Loading />;
   if (query.isError && images.length === 0)
-    return <ErrorMessage message={imageListError(query.error, errorText)} />;
+    return <ErrorMessage message={imageListError(query.error, errorText)} onRetry={retry} />;
   if (images.length === 0) return <EmptyMessage message={emptyText} icon={emptyIcon} />;
   return (
     <>
@@ -59,7 +64,7 @@ export function InfiniteGallery({
         onLoadMore={loadMore}
       />
       {query.isFetchNextPageError && (
-        <ErrorMessage message={imageListError(query.error, errorText)} />
+        <ErrorMessage message={imageListError(query.error, errorText)} onRetry={retry} />
       )}
     </>
   );

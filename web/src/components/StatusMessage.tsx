@@ -1,4 +1,4 @@
-import { Alert, Box, CircularProgress, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
 /** The three states every list has: loading, error, empty (SPEC §4, §8). */
@@ -10,9 +10,24 @@ export function Loading() {
   );
 }
 
-export function ErrorMessage({ message }: { message: string }) {
+/**
+ * A failure in place of what could not be loaded; with `onRetry`, a 'Riprova' button asks
+ * again, for a failure that another try may mend (a network drop), so the page need not be
+ * reloaded and scrolled down again.
+ */
+export function ErrorMessage({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
-    <Alert severity="error" sx={{ my: 3 }}>
+    <Alert
+      severity="error"
+      sx={{ my: 3 }}
+      action={
+        onRetry === undefined ? undefined : (
+          <Button color="inherit" size="small" onClick={onRetry}>
+            Riprova
+          </Button>
+        )
+      }
+    >
       {message}
     </Alert>
   );
