@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
 import { holdDeletion, holdWrite } from './helpers/held-write.js';
 import {
+  approve,
   createCategory,
   jpegBytes,
   pngBytes,
@@ -440,5 +441,32 @@ describe('POST /api/images/export', () => {
       expect(response.statusCode).toBe(415);
       expect(response.json()).toEqual({ detail: 'Invia il file come modulo multipart/form-data.' });
     });
+  });
+});
+
+describe('GET /api/users/me/images', () => {
+  it('counts all the uploads and those still pending, beyond the page it answers', async () => {
+    const uploader = await createUser(t.app);
+    const [approved, rejected] = [
+      await uploadImage(t.app, uploader),
+      await uploadImage(t.app, uploader),
+      await uploadImage(t.app, uploader),
+      await uploadImage(t.app, uploader),
+    ];
+    await approve(t.app, approved.id_image);
+    await t.app.ctx.database.db
+      .updateTable('images')
+      .set({ status: 'rejected', rejection_reason: 'Sfocata' })
+      .where('id_image', '=', rejected.id_image)
+      .execute();
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/me/images?limit=1',
+      headers: bearer(uploader.token),
+    });
+    expect(response.statusCode).toBe(200);
+    const page = response.json();
+    expect(page.images).toHaveLength(1);
+    expect({ total: page.total, pending: page.pending }).toEqual({ total: 4, pending: 2 });
   });
 });

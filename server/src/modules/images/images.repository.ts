@@ -236,13 +236,19 @@ export function listOwn(db: Executor, userId: number, page: Page): Promise<Image
     .execute();
 }
 
-export async function countOwn(db: Executor, userId: number): Promise<number> {
-  const row = await db
+/** All the user's uploads, and those of them still waiting for review. */
+export async function countOwn(
+  db: Executor,
+  userId: number,
+): Promise<{ total: number; pending: number }> {
+  return db
     .selectFrom('images')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.countAll<number>().filterWhere('status', '=', 'pending').as('pending'),
+    ])
     .where('id_utente', '=', userId)
     .executeTakeFirstOrThrow();
-  return row.n;
 }
 
 export async function findImageById(db: Executor, id: number): Promise<ImageRow | undefined> {

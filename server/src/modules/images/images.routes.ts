@@ -394,7 +394,11 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         summary: 'The own uploads of every status, with status and rejection reason (D13)',
         querystring: ProfileQuery,
         response: {
-          200: Type.Object({ images: Type.Array(OwnImage), total: Type.Integer() }),
+          200: Type.Object({
+            images: Type.Array(OwnImage),
+            total: Type.Integer(),
+            pending: Type.Integer({ description: 'How many of all the uploads wait for review' }),
+          }),
           ...errorResponses(400, 401),
         },
       },

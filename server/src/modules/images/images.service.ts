@@ -154,12 +154,13 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       };
     },
 
+    /** With the count of those pending: the tab says it over every page, not the ones shown. */
     async own(user: UserRow, page: Page) {
-      const [rows, total] = await Promise.all([
+      const [rows, { total, pending }] = await Promise.all([
         repo.listOwn(db, user.id_utente, page),
         repo.countOwn(db, user.id_utente),
       ]);
-      return { images: await present(rows, user, toOwnImage), total };
+      return { images: await present(rows, user, toOwnImage), total, pending };
     },
 
     async detail(id: number, viewer: Viewer) {

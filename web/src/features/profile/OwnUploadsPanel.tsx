@@ -90,7 +90,7 @@ export function OwnUploadsPanel({ viewerId }: { viewerId: number }) {
   const uploads = useOwnUploads(viewerId);
   const images = uploads.data?.pages.flatMap((page) => page.images) ?? [];
   const total = uploads.data?.pages[0]?.total ?? 0;
-  const pending = images.filter((image) => image.status === 'pending').length;
+  const pending = uploads.data?.pages[0]?.pending ?? 0;
 
   return (
     <Stack spacing={3}>

@@ -16,6 +16,8 @@ export interface OwnImage extends GalleryImage {
 interface OwnUploadsPage {
   images: OwnImage[];
   total: number;
+  /** Of all the uploads, not only this page's. */
+  pending: number;
 }
 
 /** GET /users/me/images: the caller's own uploads of every status (D13), 30 at a time. */
