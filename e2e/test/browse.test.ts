@@ -286,6 +286,18 @@ describe('category and tag pages', () => {
       'Di Protesta',
       'Non categorizzata',
     ]);
+    // It marks the category on screen too.
+    await expect(
+      drawer.getByRole('link', { name: 'Amore', exact: true }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await expect(
+      drawer.getByRole('link', { name: 'Di Protesta', exact: true }).getAttribute('aria-current'),
+    ).resolves.toBeNull();
+    // Once it has slid in.
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running'),
+    );
+    await screenshot(page, 'browse-category-drawer-desktop');
     await page.getByRole('button', { name: 'Chiudi categorie' }).click();
     await drawer.waitFor({ state: 'hidden' });
     await imagesLoaded(page);

@@ -2,6 +2,7 @@ import { Box } from '@mui/material';
 import { useDeferredValue, useLayoutEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useCategories } from '../features/categories/api.js';
+import { currentCategoryId } from '../features/categories/category.js';
 import { categoryDisplayName } from '../lib/format.js';
 
 /** SPEC §2: under the header, the top 50 categories by count, draggable sideways. */
@@ -14,8 +15,7 @@ export function CategoryStrip() {
   const isPending = data === undefined && (categories.isPending || categories.data !== undefined);
   const strip = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
-  // Marked by hand, not by fifty NavLinks each matching the location (goal 8's blocking time).
-  const currentId = /^\/category\/(\d+)$/.exec(pathname)?.[1];
+  const currentId = currentCategoryId(pathname);
   const drag = useRef<{ x: number; scroll: number; moved: boolean } | null>(null);
   const top = [...(data ?? [])]
     .filter((category) => category.count > 0)

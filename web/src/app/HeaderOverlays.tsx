@@ -11,8 +11,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useCategories } from '../features/categories/api.js';
+import { currentCategoryId } from '../features/categories/category.js';
 import { categoryDisplayName } from '../lib/format.js';
 import { PRIVACY_POLICY_PATH, PRIVACY_POLICY_TITLE } from './privacyPolicy.js';
 
@@ -96,6 +97,7 @@ function inDrawerOrder<C extends { nome: string; count: number }>(categories: re
 
 export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { data } = useCategories();
+  const currentId = currentCategoryId(useLocation().pathname);
   // Header.tsx mounts the drawer when it is first wanted, already open; MUI skips the slide of
   // a drawer mounted open, so it starts closed for one render and slides in as it always did.
   const [mounted, setMounted] = useState(false);
@@ -131,14 +133,22 @@ export function CategoriesDrawer({ open, onClose }: { open: boolean; onClose: ()
               key={category.id_categoria}
               component={RouterLink}
               to={`/category/${category.id_categoria}`}
+              aria-current={String(category.id_categoria) === currentId ? 'page' : undefined}
               onClick={onClose}
               underline="none"
               color="inherit"
               sx={{
                 p: 2,
                 borderRadius: 2,
+                border: 1,
+                borderColor: 'transparent',
                 bgcolor: 'background.paper',
                 '&:hover': { color: 'secondary.main' },
+                // The category on screen, marked as the strip marks it.
+                '&[aria-current="page"]': {
+                  bgcolor: 'action.selected',
+                  borderColor: 'secondary.main',
+                },
               }}
             >
               {category.shown}
