@@ -453,6 +453,19 @@ describe('Immagini in Attesa di Approvazione', () => {
     await expect(approveSelected.textContent()).resolves.toBe('Approva selezionate');
     await expect(approveSelected.isDisabled()).resolves.toBe(true);
 
+    // 'Select all' while searching ticks the matches, and only them: clearing the search must
+    // not hand the bulk actions the whole queue (it did, as an 'all but none' selection).
+    await page.getByRole('checkbox', { name: 'Seleziona tutte le righe' }).click();
+    await page.getByRole('button', { name: 'Approva selezionate (2)' }).waitFor();
+    const { images: queue } = await pendingImages();
+    await search(
+      page,
+      '',
+      queue.map((image) => image.id_image),
+    );
+    await expect(approveSelected.textContent()).resolves.toBe('Approva selezionate (2)');
+    await search(page, 'lotto', [ids.bulkFirst, ids.bulkSecond]);
+
     for (const id of [ids.bulkFirst, ids.bulkSecond]) {
       await tickRow(row(page, id).getByRole('checkbox'));
     }

@@ -84,6 +84,11 @@ export function AdminGrid<Row extends GridValidRowModel>({
         showToolbar
         checkboxSelection
         disableRowSelectionOnClick
+        // 'Select all' lists the rows it ticked. As an exclude model ('every row but none') it
+        // stood for whatever the list held later: ticking the two matches of a search, then
+        // clearing the search, selected every row of the list for the bulk actions, and a
+        // reload selected the rows it brought in.
+        disableRowSelectionExcludeModel
         // A page holds at most 100 rows: rendering every cell keeps the actions column (last,
         // per SPEC) in the page for keyboards, screen readers and find-in-page, which column
         // virtualisation would leave out until scrolled to.
