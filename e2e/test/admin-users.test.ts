@@ -274,6 +274,32 @@ describe('Gestione Utenti', () => {
     await context.close();
   });
 
+  it('starts the form page from the account as it is now, not as last seen', async () => {
+    const [, , , target] = await demoUsers();
+    if (target === undefined) throw new Error('the demo has too few users');
+    const renamed = `${target.username}_nuovo`;
+    const { context, page } = await openAsAdmin();
+    await page.goto(`${server.url}/admin/users/${target.id_utente}/edit`);
+    const form = page.getByRole('form', { name: 'Modifica Utente' });
+    await expect(form.getByLabel('Username').inputValue()).resolves.toBe(target.username);
+    await page.getByRole('link', { name: 'Annulla' }).click();
+    await page.getByText(/^Totale utenti: \d+$/).waitFor();
+
+    // Renamed in the list's dialog, then back to the page seen before.
+    const row = await rowOf(page, target.username);
+    await row.getByRole('button', { name: 'Modifica' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifica Utente' });
+    await dialog.getByLabel('Username').fill(renamed);
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectNotice(page, 'Utente aggiornato');
+    await page.goBack();
+    await page.waitForURL(`${server.url}/admin/users/${target.id_utente}/edit`);
+    // The old name there would be saved back by the next 'Salva'.
+    await expect(form.getByLabel('Username').inputValue()).resolves.toBe(renamed);
+    await context.close();
+  });
+
   it('says so when the user of the form page cannot be loaded', async () => {
     const { context, page } = await openAsAdmin();
     await page.goto(`${server.url}/admin/users/abc/edit`);

@@ -111,7 +111,10 @@ export default function UserFormPage() {
 
   let initial: UserFormValues | null = null;
   if (creating) initial = { ...EMPTY_USER_FORM, ...draft };
-  else if (user.data !== undefined) initial = { ...userFormOf(user.data), ...draft };
+  // The account as the server has it now (useUser asks again on mount), not a kept copy.
+  else if (user.data !== undefined && user.isFetchedAfterMount) {
+    initial = { ...userFormOf(user.data), ...draft };
+  }
 
   return (
     <AdminPage title={title} loading={initial === null} error={error}>

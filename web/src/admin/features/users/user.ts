@@ -19,6 +19,11 @@ export const userQuery = (id: number) =>
     queryFn: ({ signal }) => fetchUser(id, signal),
   });
 
-/** Disabled (and never loading) while there is no id to load, as on /admin/users/new. */
+/**
+ * Disabled (and never loading) while there is no id to load, as on /admin/users/new. Asked for
+ * again on every mount: the form copies what it gets into its fields once, so a copy kept from
+ * an earlier visit (before an edit in the list's dialog, or by another administrator) would be
+ * the one saved back.
+ */
 export const useUser = (id: number | null) =>
-  useQuery({ ...userQuery(id ?? 0), enabled: id !== null });
+  useQuery({ ...userQuery(id ?? 0), enabled: id !== null, refetchOnMount: 'always' });
