@@ -351,6 +351,9 @@ describe('Immagini in Attesa di Approvazione', () => {
       await dialog.getByRole('button', { name: button, exact: true }).waitFor();
     }
 
+    // A tag typed and not confirmed with Enter is still one: the field shows it, so the
+    // approval saves it (it went without it).
+    await dialog.getByRole('combobox', { name: 'Tag' }).fill('pensilina');
     await dialog.getByRole('button', { name: 'Approva', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expectNotice(page, 'Immagine approvata con successo');
@@ -363,11 +366,13 @@ describe('Immagini in Attesa di Approvazione', () => {
     const published = (await (await fetch(`${server.url}/api/images/${ids.approve}`)).json()) as {
       titolo_img: string;
       category: { id_categoria: number };
+      tags: { nome: string }[];
     };
     expect(published).toMatchObject({
       titolo_img: TITLES.approve,
       category: { id_categoria: stationCategory },
     });
+    expect(published.tags.map((tag) => tag.nome).sort()).toEqual(['binario', 'pensilina']);
     await context.close();
 
     // Anyone sees it on the home page, in the masonry of every picture.

@@ -318,6 +318,9 @@ function DetailContent({
               <Autocomplete
                 multiple
                 freeSolo
+                // A name typed but not confirmed with Enter still counts when the field loses
+                // focus: it stayed on screen while 'Approva' published the image without it.
+                autoSelect
                 size="small"
                 options={(tagOptions.data ?? []).map((tag) => tag.nome)}
                 value={tags}
