@@ -270,6 +270,28 @@ describe('Gestione Categorie', () => {
     await context.close();
   });
 
+  it('says why a bulk deletion left a selected category in place', async () => {
+    const doomed = await createCategory(server.url, adminToken, 'messaggi_da_eliminare_e2e');
+    const { context, page } = await openAdmin('/admin/categories');
+    for (const id of [1, doomed]) await tickRow(row(page, id).getByRole('checkbox'));
+    await page.getByRole('button', { name: 'Elimina selezionate (2)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
+    await confirm.getByRole('button', { name: 'Elimina' }).click();
+    // The server's reason, not only a count: the row left selected is the one refused.
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'Eliminate: 1 di 2. Non riusciti: 1. La categoria che accoglie le immagini senza categoria non può essere eliminata.',
+      })
+      .waitFor();
+    await page.getByRole('button', { name: 'Elimina selezionate (1)' }).waitFor();
+    const after = await adminApi<{ id_categoria: number }[]>('/admin/categories');
+    expect(after.map((category) => category.id_categoria)).toContain(1);
+    expect(after.map((category) => category.id_categoria)).not.toContain(doomed);
+    await context.close();
+  });
+
   it('leaves the name to the server and shows its reason when it refuses', async () => {
     const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
     const { context, page } = await openAdmin('/admin/categories');

@@ -2,32 +2,43 @@
 export interface BatchResult {
   succeeded: number[];
   failed: number[];
+  /** Why the failed ones failed, each reason once, in the order first met. */
+  reasons: string[];
 }
 
 /**
  * Runs one action per selected id, one after another: the server decides each on its own
  * (the last administrator, a row someone else already deleted), so one refusal must not stop
- * the rest, and sequential calls keep the rate limits and the database calm.
+ * the rest, and sequential calls keep the rate limits and the database calm. `reasonOf` turns
+ * a refusal into the sentence the summary gives for it (the server's Italian detail).
  */
 export async function runBatch(
   ids: readonly number[],
   action: (id: number) => Promise<unknown>,
+  reasonOf?: (error: unknown) => string,
 ): Promise<BatchResult> {
-  const result: BatchResult = { succeeded: [], failed: [] };
+  const result: BatchResult = { succeeded: [], failed: [], reasons: [] };
   for (const id of ids) {
     try {
       await action(id);
       result.succeeded.push(id);
-    } catch {
+    } catch (error) {
       result.failed.push(id);
+      const reason = reasonOf?.(error);
+      if (reason !== undefined && !result.reasons.includes(reason)) result.reasons.push(reason);
     }
   }
   return result;
 }
 
-/** 'Eliminati: 3 di 4. Non riusciti: 1.' — the summary a batch ends with. */
+/**
+ * 'Eliminati: 3 di 4. Non riusciti: 1. Deve restare almeno un amministratore attivo.' — the
+ * summary a batch ends with: a count alone would leave the administrator guessing why the rows
+ * still selected were refused.
+ */
 export function batchSummary(done: string, result: BatchResult): string {
   const total = result.succeeded.length + result.failed.length;
   const head = `${done}: ${result.succeeded.length} di ${total}.`;
-  return result.failed.length === 0 ? head : `${head} Non riusciti: ${result.failed.length}.`;
+  if (result.failed.length === 0) return head;
+  return [`${head} Non riusciti: ${result.failed.length}.`, ...result.reasons].join(' ');
 }

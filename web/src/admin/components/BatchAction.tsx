@@ -2,6 +2,7 @@ import { Button } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { batchSummary, runBatch, type BatchResult } from '../batch.js';
+import { adminErrorMessage } from '../shape.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 
 interface BatchActionProps {
@@ -16,11 +17,16 @@ interface BatchActionProps {
   confirmLabel: string;
   /** Past participle for the summary: 'Eliminati', 'Approvate'. */
   doneLabel: string;
+  /** The screen's own failure message, said for a refusal that carries no reason of its own. */
+  failureMessage: string;
   action: (id: number) => Promise<unknown>;
   onDone: (summary: string, result: BatchResult) => void;
 }
 
-/** A bulk action on the selected rows: one confirmation, then a summary (issue 6). */
+/**
+ * A bulk action on the selected rows: one confirmation, then a summary (issue 6) that says why
+ * the refused rows were refused, as the server put it.
+ */
 export function BatchAction({
   ids,
   label,
@@ -30,6 +36,7 @@ export function BatchAction({
   confirmMessage,
   confirmLabel,
   doneLabel,
+  failureMessage,
   action,
   onDone,
 }: BatchActionProps) {
@@ -37,7 +44,7 @@ export function BatchAction({
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
-    const result = await runBatch(ids, action);
+    const result = await runBatch(ids, action, (error) => adminErrorMessage(error, failureMessage));
     setBusy(false);
     setOpen(false);
     onDone(batchSummary(doneLabel, result), result);

@@ -326,6 +326,7 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
           confirmMessage={texts.batchPrompt(chosen.length)}
           confirmLabel="Elimina"
           doneLabel={texts.batchDone}
+          failureMessage={texts.deleteError}
           action={removeOne}
           onDone={(message, result) => {
             setSelection(selectionOf(result.failed));

@@ -281,6 +281,7 @@ export default function ImagesPage() {
           }
           confirmLabel="Elimina"
           doneLabel="Eliminate"
+          failureMessage={DELETE_ERROR}
           action={deleteAdminImage}
           onDone={(message, result) => {
             setSelection(selectionOf(result.failed));

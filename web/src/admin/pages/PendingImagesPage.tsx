@@ -109,15 +109,20 @@ export default function PendingImagesPage() {
     targets: readonly PendingImage[],
     decide: (image: PendingImage) => Promise<unknown>,
     doneLabel: string,
+    failureMessage: string,
   ) => {
     setBatchRunning(true);
     const byId = new Map(targets.map((image) => [image.id_image, image]));
     let result: BatchResult;
     try {
-      result = await runBatch([...byId.keys()], (id) => {
-        const image = byId.get(id);
-        return image === undefined ? Promise.reject(new Error('sparita')) : decide(image);
-      });
+      result = await runBatch(
+        [...byId.keys()],
+        (id) => {
+          const image = byId.get(id);
+          return image === undefined ? Promise.reject(new Error('sparita')) : decide(image);
+        },
+        (error) => adminErrorMessage(error, failureMessage),
+      );
     } finally {
       setBatchRunning(false);
     }
@@ -364,6 +369,7 @@ export default function PendingImagesPage() {
               rejectTarget.images,
               (image) => rejectImage({ filename: image.filename, reason }),
               'Rifiutate',
+              REJECT_ERROR,
             );
         }}
       />
@@ -376,7 +382,12 @@ export default function PendingImagesPage() {
         busy={busy}
         onCancel={() => setBulkApproveOpen(false)}
         onConfirm={() =>
-          void runBulk(selected, (image) => approveImage(image.filename), 'Approvate')
+          void runBulk(
+            selected,
+            (image) => approveImage(image.filename),
+            'Approvate',
+            APPROVE_ERROR,
+          )
         }
       />
       {notice.element}

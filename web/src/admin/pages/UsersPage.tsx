@@ -3,7 +3,7 @@ import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Button, Typography } from '@mui/material';
 import type { GridRowSelectionModel } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { BatchResult } from '../batch.js';
 import { AdminGrid, EMPTY_SELECTION, selectedIds, selectionOf } from '../components/AdminGrid.js';
@@ -80,22 +80,11 @@ export default function UsersPage() {
     });
   };
 
-  // The reasons of the refusals (yourself, the last administrator), each said once.
-  const reasons = useRef(new Map<number, string>());
-  const batchDelete = async (id: number) => {
-    try {
-      await deleteUser(id);
-    } catch (error) {
-      reasons.current.set(id, adminErrorMessage(error, DELETE_ERROR));
-      throw error;
-    }
-  };
+  // The summary says why the refused ones were refused (yourself, the last administrator).
   const batchDone = (summary: string, result: BatchResult) => {
-    const why = [...new Set(result.failed.map((id) => reasons.current.get(id) ?? DELETE_ERROR))];
-    reasons.current.clear();
     const severity =
       result.failed.length === 0 ? 'success' : result.succeeded.length === 0 ? 'error' : 'warning';
-    notice.show([summary, ...why].join(' '), severity);
+    notice.show(summary, severity);
     setSelection(selectionOf(result.failed));
     void invalidateAfterUserChange(queryClient, 'delete');
   };
@@ -119,7 +108,8 @@ export default function UsersPage() {
             }
             confirmLabel="Elimina"
             doneLabel="Eliminati"
-            action={batchDelete}
+            failureMessage={DELETE_ERROR}
+            action={deleteUser}
             onDone={batchDone}
           />
           <Button
