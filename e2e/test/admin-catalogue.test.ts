@@ -360,6 +360,37 @@ describe('Gestione Tag', () => {
     await context.close();
   });
 
+  it('keeps each notice for its own 6 seconds, one following another too', async () => {
+    const { context, page } = await openAdmin('/admin/tags');
+    const create = async (nome: string) => {
+      await page.getByRole('button', { name: 'Aggiungi Tag' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Nuovo Tag' });
+      await dialog.getByRole('textbox', { name: 'Nome Tag' }).fill(nome);
+      await dialog.getByRole('button', { name: 'Salva' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    };
+    const created = page.getByRole('alert').filter({ hasText: 'Tag creato' });
+    await create('avviso-primo');
+    await created.waitFor();
+    const first = Date.now();
+    await page.waitForTimeout(2000);
+    await create('avviso-secondo');
+    const second = Date.now();
+    // The second came while the first was still on screen...
+    expect(second - first).toBeLessThan(5000);
+    await expect(created.isVisible()).resolves.toBe(true);
+    // ...and stays its own 6 s: 4.5 s after it, past the first one's time, it is still there
+    // (it closed with the first one's timer).
+    await page.waitForTimeout(4500 - (Date.now() - second));
+    await expect(created.isVisible()).resolves.toBe(true);
+    await created.waitFor({ state: 'hidden', timeout: 10_000 });
+    await context.close();
+    const tags = await adminApi<(Named & { id_tag: number })[]>('/admin/tags');
+    for (const tag of tags.filter((one) => one.nome.startsWith('avviso-'))) {
+      await adminApi(`/admin/tags/${tag.id_tag}`, { method: 'DELETE' });
+    }
+  });
+
   it('tells how many images use a tag and deletes the selected tags at once', async () => {
     for (const nome of ['lotto-uno', 'lotto-due']) {
       await adminApi('/admin/tags', { method: 'POST', body: JSON.stringify({ nome }) });
