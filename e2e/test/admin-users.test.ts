@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginAdmin } from './fixtures.js';
 import {
+  animationsDone,
   launchBrowser,
   openSession,
   screenshot,
@@ -116,6 +117,14 @@ describe('Gestione Utenti', () => {
       );
       expect(overflow).toBe(0);
       await screenshot(page, `admin-users-list-${name}`);
+      // The page size can be chosen at every width (SPEC: 10, 25, 50, 100).
+      const pageSize = page.getByRole('combobox', { name: 'Righe per pagina:' });
+      await expect(pageSize.isVisible()).resolves.toBe(true);
+      await pageSize.click();
+      await page.getByRole('option', { name: '10', exact: true }).click();
+      await page.getByText(`1–${Math.min(10, total)} di ${total}`, { exact: true }).waitFor();
+      await animationsDone(page);
+      await screenshot(page, `admin-users-list-10-${name}`);
 
       await page.getByRole('button', { name: 'Aggiungi Utente' }).click();
       const dialog = page.getByRole('dialog', { name: 'Nuovo Utente' });

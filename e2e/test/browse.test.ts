@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, loginAdmin, publish, registerUser } from './fixtures.js';
 import {
+  animationsDone,
   launchBrowser,
   screenshot,
   startServer,
@@ -293,10 +294,7 @@ describe('category and tag pages', () => {
     await expect(
       drawer.getByRole('link', { name: 'Di Protesta', exact: true }).getAttribute('aria-current'),
     ).resolves.toBeNull();
-    // Once it has slid in.
-    await page.waitForFunction(() =>
-      document.getAnimations().every((animation) => animation.playState !== 'running'),
-    );
+    await animationsDone(page);
     await screenshot(page, 'browse-category-drawer-desktop');
     await page.getByRole('button', { name: 'Chiudi categorie' }).click();
     await drawer.waitFor({ state: 'hidden' });

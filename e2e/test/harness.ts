@@ -132,6 +132,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Waits until no transition or animation runs: a drawer slid in, a menu faded out. */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
+}
+
 /** Saves a screenshot under e2e/test-results for people to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await fsp.mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -105,6 +105,10 @@ export function AdminGrid<Row extends GridValidRowModel>({
           : { onRowSelectionModelChange: onSelectionChange })}
         sx={{
           bgcolor: 'background.paper',
+          // The grid hides its page-size menu below 600 px, leaving a phone on 25 rows a page:
+          // the menu stays (SPEC's 10/25/50/100 are for every screen), its label, which does
+          // not fit beside it, hidden but still naming it.
+          '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
           // The actions stay in view at the right edge (SPEC puts them last): with every column
           // of 'Gestione Utenti' or 'Gestione Immagini' a grid is twice as wide as a laptop's
           // screen, and they were out of sight without a sign they were there. The community
