@@ -55,6 +55,8 @@ interface AdminGridProps<Row extends GridValidRowModel> {
   onSelectionChange?: (model: GridRowSelectionModel) => void;
   rowHeight?: number;
   emptyText?: string;
+  /** Rows that no bulk action applies to get no checkbox tick (a row a server always refuses). */
+  isRowSelectable?: (row: Row) => boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export function AdminGrid<Row extends GridValidRowModel>({
   onSelectionChange,
   rowHeight,
   emptyText,
+  isRowSelectable,
 }: AdminGridProps<Row>) {
   return (
     <div style={{ height: 600, width: '100%' }}>
@@ -99,6 +102,9 @@ export function AdminGrid<Row extends GridValidRowModel>({
           emptyText === undefined ? localeText : { ...localeText, noRowsLabel: emptyText }
         }
         {...(rowHeight === undefined ? {} : { rowHeight })}
+        {...(isRowSelectable === undefined
+          ? {}
+          : { isRowSelectable: (params: { row: Row }) => isRowSelectable(params.row) })}
         {...(selection === undefined ? {} : { rowSelectionModel: selection })}
         {...(onSelectionChange === undefined
           ? {}

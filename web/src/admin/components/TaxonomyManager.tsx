@@ -345,6 +345,8 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
         onSelectionChange={setSelection}
         emptyText={all.length === 0 || filter === undefined ? texts.empty : filter.noMatch}
         {...(rowHeight === undefined ? {} : { rowHeight })}
+        // The one bulk action is deletion: a row that cannot be deleted is not offered to it.
+        {...(canDelete === undefined ? {} : { isRowSelectable: canDelete })}
       />
       {editing === null ? null : (
         <NameDialog
