@@ -494,6 +494,12 @@ describe('search', () => {
       await expect(crumbs.getByText('Ricerca').isVisible()).resolves.toBe(true);
       await page.getByRole('main').getByText('porto', { exact: true }).waitFor();
       await page.getByRole('link', { name: 'Muro del porto' }).waitFor();
+      // The focus goes on to the results, not to the body: the next Tab is inside them.
+      await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('MAIN');
+      await page.keyboard.press('Tab');
+      await expect(
+        page.evaluate(() => document.querySelector('main')?.contains(document.activeElement)),
+      ).resolves.toBe(true);
       await imagesLoaded(page);
       await expectNoSideScroll(page);
       await screenshot(page, `browse-search-${name}`);

@@ -6,6 +6,7 @@ import { AppBar, Box, IconButton, Link, Toolbar, Typography } from '@mui/materia
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../features/auth/useSession.js';
+import { focusContent } from '../components/focusContent.js';
 import type { SearchClose } from './HeaderOverlays.js';
 
 // The search field and the categories drawer load when first wanted (HeaderOverlays.tsx).
@@ -26,9 +27,11 @@ export function Header() {
   const searchButton = useRef<HTMLButtonElement>(null);
   const closeSearch = (how: SearchClose) => {
     setSearching(false);
-    // The focus was in the overlay that goes: back to the button that opened it, not to the
-    // page's body, where the next Tab would start again from the top.
+    // The focus was in the overlay that goes: back to the button that opened it, or on to the
+    // results a search brings, not to the page's body, where the next Tab would start again
+    // from the top.
     if (how === 'dismissed') searchButton.current?.focus();
+    if (how === 'sent') focusContent();
   };
   const [drawer, setDrawer] = useState(false);
   // Mounted from the first opening on, so that closing still slides it away.

@@ -25,10 +25,10 @@ import { PRIVACY_POLICY_PATH, PRIVACY_POLICY_TITLE } from './privacyPolicy.js';
  */
 
 /**
- * How the overlay was left: 'dismissed' by Escape or 'Chiudi ricerca', with the focus inside
- * and nowhere to go, or 'away' by a click elsewhere or a search sent, which take it themselves.
+ * How the overlay was left: 'dismissed' by Escape or 'Chiudi ricerca', or 'sent' with a search,
+ * with the focus inside and nowhere to go; or 'away' by a click elsewhere, which takes it.
  */
-export type SearchClose = 'dismissed' | 'away';
+export type SearchClose = 'dismissed' | 'sent' | 'away';
 
 export function SearchOverlay({ onClose }: { onClose: (how: SearchClose) => void }) {
   const navigate = useNavigate();
@@ -38,7 +38,7 @@ export function SearchOverlay({ onClose }: { onClose: (how: SearchClose) => void
     const trimmed = query.trim();
     // SPEC §5: an empty or whitespace query is ignored.
     if (trimmed === '') return;
-    onClose('away');
+    onClose('sent');
     void navigate(`/search?q=${encodeURIComponent(trimmed)}`);
   };
   return (

@@ -1,16 +1,14 @@
 import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
 import { Fab, Zoom } from '@mui/material';
+import { focusContent } from './focusContent.js';
 
 /**
- * Back to the top, and the focus with it. The button hides once the page is up, and the focus
- * it held fell to the body: the next Tab then went on from the end of the page, or from the
- * page's very start. It goes to the page's main content instead, as a skip link would take it:
- * a screen reader reads on from the top of the content and Tab reaches its first link (the
- * header is a Shift+Tab away), with no link rung or activated by accident. preventScroll:
- * focusing would otherwise jump there at once and cut the smooth scroll short.
+ * Back to the top, and the focus with it (focusContent): the button hides once the page is
+ * up, and the focus it held fell to the body, so the next Tab went on from the end of the page,
+ * or from the page's very start.
  */
 function toTop() {
-  document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
+  focusContent();
   window.scrollTo({ top: 0, behavior: 'smooth' });
 }
 
