@@ -344,6 +344,9 @@ describe('upload', () => {
     });
     await page.getByText('Immagine caricata con successo!').waitFor();
     await screenshot(page, 'image-and-account-upload-success-desktop');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'image-and-account-upload-success-phone');
+    await page.setViewportSize(VIEWPORTS.desktop);
 
     const own = await (
       await fetch(`${server.url}/api/users/me/images`, {

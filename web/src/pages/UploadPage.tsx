@@ -203,15 +203,17 @@ export default function UploadPage() {
             variant="h6"
             component="p"
             role="status"
+            // The mark above the sentence: beside it, a sentence wrapped on a phone left the mark
+            // hanging alone at the side of its two centred lines.
             sx={{
               fontWeight: 700,
               display: 'flex',
+              flexDirection: 'column',
               alignItems: 'center',
-              justifyContent: 'center',
               gap: 1,
             }}
           >
-            <CheckCircleOutlineIcon color="success" aria-hidden />
+            <CheckCircleOutlineIcon color="success" aria-hidden sx={{ fontSize: 48 }} />
             Immagine caricata con successo!
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 0.5 }}>
