@@ -249,6 +249,20 @@ describe('Gestione Categorie', () => {
       .locator('.MuiDataGrid-row[data-id] [data-field="nome"] .MuiTypography-body2')
       .allInnerTexts();
     expect(inGrid).toEqual(shown.slice(0, inGrid.length));
+
+    // The toolbar's search finds a category by its stored name too, shown under the other.
+    const stored = categories.find(
+      (category) => category.nome !== categoryDisplayName(category.nome),
+    )!;
+    await page.getByRole('button', { name: 'Cerca', exact: true }).click();
+    await page.getByPlaceholder('Cerca…').fill(stored.nome.toUpperCase());
+    await expect
+      .poll(() =>
+        page
+          .locator('.MuiDataGrid-row[data-id]')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id'))),
+      )
+      .toEqual([String(stored.id_categoria)]);
     await context.close();
   });
 

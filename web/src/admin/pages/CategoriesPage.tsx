@@ -1,6 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
+import { fold } from '../../lib/fold.js';
 import { categoryDisplayName, compareItalian } from '../../lib/format.js';
 import { UNCATEGORISED_ID } from '../../lib/imageText.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
@@ -51,6 +52,15 @@ const NAME_COLUMNS: GridColDef<AdminCategory>[] = [
     minWidth: 220,
     valueGetter: (value: string) => categoryDisplayName(value),
     sortComparator: compareItalian,
+    // The toolbar's search finds a category by either name the cell shows: the one people read
+    // and the stored one under it ('messaggi_amore'), case and accents aside.
+    getApplyQuickFilterFn: (search: string) => {
+      const needle = fold(search);
+      return needle === ''
+        ? null
+        : (_value, row) =>
+            [categoryDisplayName(row.nome), row.nome].some((name) => fold(name).includes(needle));
+    },
     renderCell: ({ row }) => (
       <Box sx={{ display: 'flex', flexDirection: 'column', justifyContent: 'center', height: 1 }}>
         <Typography variant="body2" sx={{ fontWeight: 600, lineHeight: 1.3 }} noWrap>
