@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { holdWrite } from './helpers/held-write.js';
@@ -126,6 +127,39 @@ describe('DELETE /api/users/me (D9)', () => {
       401,
     );
     expect((await call('GET', '/api/users/me', victim.token)).statusCode).toBe(200);
+  });
+
+  it('refuses a deletion whose session an administrator’s password reset ended meanwhile', async () => {
+    const user = await createUser(t.app);
+    // The reset (a new password, every session ended) commits while the deletion, confirmed
+    // with the old password, is on its way.
+    const reset = await holdWrite(
+      t.config.database,
+      [['UPDATE users SET token_version = token_version + 1 WHERE id_utente = ?', [user.id]]],
+      1000,
+    );
+    const deletion = await call('DELETE', '/api/users/me', user.token, {
+      password: user.password,
+    });
+    await reset.committed;
+    expect(deletion.statusCode).toBe(401);
+    expect(deletion.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    const row = await t.app.ctx.database.db
+      .selectFrom('users')
+      .select(['is_active', 'deletion_requested_at'])
+      .where('id_utente', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ is_active: 1, deletion_requested_at: null });
+    const queued = await t.app.ctx.database.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', ERASURE_JOB)
+      .execute();
+    expect(queued.filter((job) => JSON.parse(job.payload).id_utente === user.id)).toEqual([]);
+    // The session is over, but the account is not: the new password is the administrator's.
+    expect((await call('GET', '/api/users/me', user.token)).statusCode).toBe(401);
   });
 
   it('deactivates at once and erases everything when the promised time comes', async () => {

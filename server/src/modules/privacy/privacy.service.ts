@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/tables.js';
 import { enqueueErasure } from '../../jobs/erasure/erasure.job.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, MESSAGES, unauthorized } from '../../lib/errors.js';
 import { verifyPassword } from '../auth/passwords.js';
 import type { FollowsService } from '../follows/follows.service.js';
 import type { ImagesService } from '../images/images.service.js';
@@ -80,7 +80,18 @@ export function createPrivacyService(
       const now = clock.now();
       const lastAdmin = () => badRequest(PRIVACY_MESSAGES.lastAdmin);
       await deps.users.keepingAnAdmin(user, true, lastAdmin, async (trx) => {
-        await deps.users.markForErasure(user.id_utente, now.toISOString(), trx);
+        // Only while the session still speaks for the account: a password an administrator
+        // set meanwhile (or a deactivation) ended it, and the password checked above with it.
+        if (
+          !(await deps.users.markForErasure(
+            user.id_utente,
+            now.toISOString(),
+            trx,
+            user.token_version,
+          ))
+        ) {
+          throw unauthorized(MESSAGES.invalidToken);
+        }
         await enqueueErasure(
           trx,
           clock,

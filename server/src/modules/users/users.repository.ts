@@ -131,10 +131,17 @@ export async function lockActiveAdmins(trx: Executor, dialect: Dialect): Promise
 
 /**
  * Ends the account's access now (every session, whatever its token says) and marks it for
- * erasure (D9), which a job or the administrator's deletion then carries out.
+ * erasure (D9), which a job or the administrator's deletion then carries out. With
+ * `ifVersion`, only while the account's token version is still that one: false when it moved
+ * on meanwhile (or the account is gone).
  */
-export async function markForErasure(db: Executor, userId: number, at: string): Promise<void> {
-  await db
+export async function markForErasure(
+  db: Executor,
+  userId: number,
+  at: string,
+  ifVersion?: number,
+): Promise<boolean> {
+  let query = db
     .updateTable('users')
     .set((eb) => ({
       is_active: 0,
@@ -142,6 +149,8 @@ export async function markForErasure(db: Executor, userId: number, at: string): 
       updated_at: at,
       token_version: eb('token_version', '+', 1),
     }))
-    .where('id_utente', '=', userId)
-    .execute();
+    .where('id_utente', '=', userId);
+  if (ifVersion !== undefined) query = query.where('token_version', '=', ifVersion);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -362,7 +362,8 @@ export function createUsersService(
     deleteAccount: (id: number, tx: Executor = db) => repo.deleteUser(tx, id),
     keepingAnAdmin,
     /** Ends the account's access at once and marks it for erasure (D9). */
-    markForErasure: (id: number, at: string, tx: Executor = db) => repo.markForErasure(tx, id, at),
+    markForErasure: (id: number, at: string, tx: Executor = db, ifVersion?: number) =>
+      repo.markForErasure(tx, id, at, ifVersion),
     ensureAdministrator,
     getById: (id: number) => repo.findUserById(db, id),
     /** The user's row as it is now, read with the others asked for in the same moment. */
