@@ -282,6 +282,8 @@ describe('Gestione Categorie', () => {
       .getByRole('button', { name: `Elimina selezionate (${Math.min(25, categories.length) - 1})` })
       .waitFor();
     await expect(uncategorised.getByRole('checkbox').isChecked()).resolves.toBe(false);
+    await uncategorised.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-categories-uncategorised-desktop');
     await expect(uncategorised.getByRole('button', { name: 'Modifica' }).isEnabled()).resolves.toBe(
       true,
     );

@@ -356,6 +356,7 @@ describe('category and tag pages', () => {
       .getByRole('alert')
       .filter({ hasText: 'Errore nel caricamento delle immagini' });
     await alert.waitFor();
+    await screenshot(page, 'browse-gallery-failed-phone');
     await alert.getByRole('button', { name: 'Riprova' }).click();
     await page.getByRole('link', { name: 'Resta' }).waitFor();
     await expect(alert.count()).resolves.toBe(0);

@@ -72,23 +72,27 @@ export async function forgetMailOf(
   const ids: number[] = [];
   const addresses = new Set([address]);
   for (const row of rows) {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(row.payload);
-    } catch {
-      continue;
-    }
-    const fields = (payload ?? {}) as Record<string, unknown>;
-    const to = typeof fields['to'] === 'string' ? fields['to'].toLowerCase() : undefined;
-    if (fields['id_utente'] === recipient.id_utente || to === address) {
+    const payload = parsedPayload(row.payload);
+    // A payload that is no message was never sent, and is refused by its job (createMailJob).
+    if (!isMailPayload(payload)) continue;
+    const to = payload.to.toLowerCase();
+    if (payload.id_utente === recipient.id_utente || to === address) {
       ids.push(row.id_job);
-      if (to !== undefined) addresses.add(to);
+      addresses.add(to);
     }
   }
   for (const part of chunks(ids)) {
     await db.deleteFrom('jobs').where('id_job', 'in', part).execute();
   }
   return addresses;
+}
+
+function parsedPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isMailPayload(payload: unknown): payload is MailPayload {

@@ -7,12 +7,15 @@ export function fetchImage(id: number, signal?: AbortSignal): Promise<ImageDetai
   return api<ImageDetail>(`/images/${id}`, { signal });
 }
 
+/** Every picture's page kept, whoever viewed it: what a change shown on all of them refreshes. */
+export const IMAGE_QUERIES = ['image'] as const;
+
 /**
  * Keyed by viewer too: the answer carries the viewer's own reactions, so what one account saw
  * must never be shown to the next one on the same browser.
  */
 export const imageQueryKey = (id: number, viewerId: number | null) =>
-  ['image', id, viewerId] as const;
+  [...IMAGE_QUERIES, id, viewerId] as const;
 
 export const imageQuery = (id: number, viewerId: number | null) =>
   queryOptions({

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.js';
 import { getToken, saveSession, saveUser, type SessionUser } from '../../lib/session.js';
+import { IMAGE_QUERIES } from '../image-detail/image.js';
 
 export interface ProfileChanges {
   username: string;
@@ -27,12 +28,11 @@ export function useUpdateProfile() {
       if (access_token !== undefined) saveSession(access_token, user);
       else if (getToken() !== null) saveUser(user);
       // The username shows on the profile and under every picture the user uploaded: in the
-      // galleries ('images') and on each picture's own page ('image', the image-detail
-      // feature's key), which a visit earlier in the session keeps for 30 seconds, so going
-      // back to it showed 'Caricata da' with the old name.
+      // galleries ('images') and on each picture's own page, which a visit earlier in the
+      // session keeps for 30 seconds, so going back to it showed 'Caricata da' with the old name.
       void queryClient.invalidateQueries({ queryKey: ['users'] });
       void queryClient.invalidateQueries({ queryKey: ['images'] });
-      void queryClient.invalidateQueries({ queryKey: ['image'] });
+      void queryClient.invalidateQueries({ queryKey: IMAGE_QUERIES });
     },
   });
 }
