@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { usableAccount } from '../../db/usable-account.js';
 
 export async function follow(
   db: Executor,
@@ -41,8 +42,7 @@ export async function countFollowers(db: Executor, userId: number): Promise<numb
     .innerJoin('users as u', 'u.id_utente', 'f.follower_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('f.followed_id', '=', userId)
-    .where('u.is_active', '=', 1)
-    .where('u.deletion_requested_at', 'is', null)
+    .where(usableAccount('u'))
     .executeTakeFirstOrThrow();
   return row.n;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor.js';
+import { usableAccount } from '../../db/usable-account.js';
 
 export function interactionsOf(db: Executor, userId: number) {
   return db
@@ -20,8 +21,7 @@ export function followedBy(db: Executor, userId: number) {
     .innerJoin('users as u', 'u.id_utente', 'f.followed_id')
     .select(['u.id_utente', 'u.username', 'f.created_at'])
     .where('f.follower_id', '=', userId)
-    .where('u.is_active', '=', 1)
-    .where('u.deletion_requested_at', 'is', null)
+    .where(usableAccount('u'))
     .orderBy('f.created_at')
     .execute();
 }

@@ -1,5 +1,6 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
+import { usableAccount } from '../../db/usable-account.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/tables.js';
 
@@ -71,8 +72,7 @@ export async function hasActiveSuperuser(db: Executor): Promise<boolean> {
     .selectFrom('users')
     .select('id_utente')
     .where('is_superuser', '=', 1)
-    .where('is_active', '=', 1)
-    .where('deletion_requested_at', 'is', null)
+    .where(usableAccount('users'))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -121,8 +121,7 @@ export async function lockActiveAdmins(trx: Executor, dialect: Dialect): Promise
     .selectFrom('users')
     .select('id_utente')
     .where('is_superuser', '=', 1)
-    .where('is_active', '=', 1)
-    .where('deletion_requested_at', 'is', null)
+    .where(usableAccount('users'))
     .orderBy('id_utente')
     .$if(dialect === 'postgres', (query) => query.forNoKeyUpdate())
     .execute();

@@ -47,7 +47,12 @@ export function isPasswordTooShort(password: string): boolean {
 
 /** Whether a username, normalised by `normalizeUsername`, may be stored. */
 export function isValidUsername(normalized: string): boolean {
-  return usernameLengthProblem(normalized) === undefined && STORED_USERNAME.test(normalized);
+  return usernameLengthProblem(normalized) === undefined && hasUsernameCharacters(normalized);
+}
+
+/** Whether a normalised username holds only the characters a stored one may (length aside). */
+export function hasUsernameCharacters(normalized: string): boolean {
+  return STORED_USERNAME.test(normalized);
 }
 
 /**

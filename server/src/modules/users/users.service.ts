@@ -12,7 +12,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../auth/password
 import * as repo from './users.repository.js';
 import {
   isPasswordTooShort,
-  isValidUsername,
+  hasUsernameCharacters,
   mixesScripts,
   normalizeUsername,
   USER_MESSAGES,
@@ -57,7 +57,7 @@ export function acceptUsername(requested: string): string {
   const username = normalizeUsername(requested);
   const lengthProblem = usernameLengthProblem(username);
   if (lengthProblem !== undefined) throw badRequest(lengthProblem);
-  if (!isValidUsername(username)) throw badRequest(USER_MESSAGES.usernameCharacters);
+  if (!hasUsernameCharacters(username)) throw badRequest(USER_MESSAGES.usernameCharacters);
   if (mixesScripts(username)) throw badRequest(USER_MESSAGES.mixedScripts);
   return username;
 }
