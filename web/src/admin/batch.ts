@@ -1,3 +1,5 @@
+import { adminErrorMessage } from './shape.js';
+
 /** What a batch action did: the ids it changed and those it could not, in order. */
 export interface BatchResult {
   succeeded: number[];
@@ -41,4 +43,19 @@ export function batchSummary(done: string, result: BatchResult): string {
   const head = `${done}: ${result.succeeded.length} di ${total}.`;
   if (result.failed.length === 0) return head;
   return [`${head} Non riusciti: ${result.failed.length}.`, ...result.reasons].join(' ');
+}
+
+/**
+ * A bulk action's run and the summary it ends with, a refusal without a reason of its own said
+ * with the screen's `failureMessage`: what every bulk action of the back-office does, whatever
+ * its dialogs.
+ */
+export async function runSummarisedBatch(
+  ids: readonly number[],
+  action: (id: number) => Promise<unknown>,
+  doneLabel: string,
+  failureMessage: string,
+): Promise<{ result: BatchResult; summary: string }> {
+  const result = await runBatch(ids, action, (error) => adminErrorMessage(error, failureMessage));
+  return { result, summary: batchSummary(doneLabel, result) };
 }

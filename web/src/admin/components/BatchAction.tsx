@@ -1,8 +1,7 @@
 import { Button } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { batchSummary, runBatch, type BatchResult } from '../batch.js';
-import { adminErrorMessage } from '../shape.js';
+import { runSummarisedBatch, type BatchResult } from '../batch.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 
 interface BatchActionProps {
@@ -44,10 +43,13 @@ export function BatchAction({
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
-    const result = await runBatch(ids, action, (error) => adminErrorMessage(error, failureMessage));
-    setBusy(false);
-    setOpen(false);
-    onDone(batchSummary(doneLabel, result), result);
+    try {
+      const { result, summary } = await runSummarisedBatch(ids, action, doneLabel, failureMessage);
+      setOpen(false);
+      onDone(summary, result);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <>

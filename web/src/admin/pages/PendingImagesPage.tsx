@@ -19,7 +19,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { countPhrase, formatSize } from '../../lib/format.js';
-import { batchSummary, runBatch, type BatchResult } from '../batch.js';
+import { runSummarisedBatch } from '../batch.js';
 import {
   AdminGrid,
   dateColumn,
@@ -113,26 +113,22 @@ export default function PendingImagesPage() {
   ) => {
     setBatchRunning(true);
     const byId = new Map(targets.map((image) => [image.id_image, image]));
-    let result: BatchResult;
+    let batch;
     try {
-      result = await runBatch(
+      batch = await runSummarisedBatch(
         [...byId.keys()],
-        (id) => {
-          const image = byId.get(id);
-          return image === undefined ? Promise.reject(new Error('sparita')) : decide(image);
-        },
-        (error) => adminErrorMessage(error, failureMessage),
+        // Every id is a key of byId: the lookup cannot miss.
+        (id) => decide(byId.get(id) as PendingImage),
+        doneLabel,
+        failureMessage,
       );
     } finally {
       setBatchRunning(false);
     }
     setBulkApproveOpen(false);
     setRejectTarget(null);
-    setSelection(selectionOf(result.failed));
-    notice.show(
-      batchSummary(doneLabel, result),
-      result.failed.length === 0 ? 'success' : 'warning',
-    );
+    setSelection(selectionOf(batch.result.failed));
+    notice.show(batch.summary, batch.result.failed.length === 0 ? 'success' : 'warning');
     await refreshAfterDecision(queryClient);
   };
 
