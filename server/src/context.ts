@@ -4,6 +4,7 @@ import type { JobWorker } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
 import type { AdminService } from './modules/admin/admin.service.js';
 import type { AuthService } from './modules/auth/auth.service.js';
+import type { PasswordResetService } from './modules/auth/password-reset.service.js';
 import type { DuplicatesService } from './modules/duplicates/duplicates.service.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { FollowsService } from './modules/follows/follows.service.js';
@@ -31,6 +32,7 @@ export interface AppContext {
   readonly fileUrls: FileUrlSigner;
   readonly users: UsersService;
   readonly auth: AuthService;
+  readonly passwordReset: PasswordResetService;
   readonly taxonomy: TaxonomyService;
   readonly images: ImagesService;
   readonly interactions: InteractionsService;

@@ -11,6 +11,7 @@ import type { Clock } from './lib/clock.js';
 import { loadJwtSecret } from './lib/secrets.js';
 import { createAdminService } from './modules/admin/admin.service.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createPasswordResetService } from './modules/auth/password-reset.service.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createDuplicatesService } from './modules/duplicates/duplicates.service.js';
 import { createFollowsService } from './modules/follows/follows.service.js';
@@ -158,6 +159,11 @@ function createContext(
     fileUrls,
     users,
     auth: createAuthService(users, tokens, settings),
+    passwordReset: createPasswordResetService(db, clock, {
+      users,
+      siteUrl: config.publicUrl,
+      jobs,
+    }),
     taxonomy,
     images,
     interactions,

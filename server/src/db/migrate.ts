@@ -15,6 +15,7 @@ import * as searchTermBlocks from './migrations/2026-11-29T0900-search-term-bloc
 import * as searchPublishedBounds from './migrations/2026-12-01T2100-search-published-bounds.js';
 import * as searchRankDocuments from './migrations/2026-12-02T1400-search-rank-documents.js';
 import * as accentlessLower from './migrations/2026-12-03T0800-accentless-lower.js';
+import * as passwordResets from './migrations/2026-12-04T0100-password-resets.js';
 import type { Database } from './tables.js';
 
 /*
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-01T2100-search-published-bounds': searchPublishedBounds,
   '2026-12-02T1400-search-rank-documents': searchRankDocuments,
   '2026-12-03T0800-accentless-lower': accentlessLower,
+  '2026-12-04T0100-password-resets': passwordResets,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

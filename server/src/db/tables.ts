@@ -186,6 +186,18 @@ export interface DuplicatePairsTable {
   similarity: number;
 }
 
+/** A link for choosing a new password (migration 2026-12-04T0100, modules/auth/password-reset). */
+export interface PasswordResetsTable {
+  id_utente: number;
+  /** SHA-256 of the link's secret, hex. */
+  token_hash: string;
+  /** The account's token version and e-mail key when the link was asked for. */
+  token_version: number;
+  email_key: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 /**
  * Search's vocabulary as a deletion-neighbourhood index (modules/search/search.fuzzy.ts): each
  * indexed word and stem (a form) under itself and under each one-letter deletion of it.
@@ -214,6 +226,7 @@ export interface Database {
   duplicate_hash_keys: DuplicateHashKeysTable;
   duplicate_pairs: DuplicatePairsTable;
   search_vocabulary: SearchVocabularyTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

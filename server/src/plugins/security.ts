@@ -34,6 +34,9 @@ export const RATE_LIMITS = {
   // Changing the own e-mail, password or account asks for the current password: guessing it
   // with a stolen session is held to the pace of guessing it at login.
   account: { max: 10, timeWindow: 60_000 },
+  // A forgotten password's e-mail: a few a quarter of an hour per address, so nobody fills an
+  // inbox, or our mail server's standing, through the form.
+  passwordReset: { max: 5, timeWindow: 15 * 60_000, ipv6NetworkMax: 50 },
 } satisfies Record<string, RateLimitRule>;
 
 /** How often the event loop's lag is sampled for load shedding. */

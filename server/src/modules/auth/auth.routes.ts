@@ -5,6 +5,7 @@ import { RATE_LIMITS } from '../../plugins/security.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Email, NewPassword, OwnUser, Username } from '../users/users.schemas.js';
 import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
+import { RESET_MESSAGES } from './password-reset.service.js';
 
 const Session = Type.Object({
   access_token: Type.String(),
@@ -42,6 +43,27 @@ const LoginBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const PasswordResetBody = Type.Object({ email: Email }, { additionalProperties: false });
+
+const PasswordResetConfirmBody = Type.Object(
+  {
+    // Any malformed secret is a link that does not work: said as such by the service.
+    token: Type.String({
+      title: 'Link',
+      minLength: 1,
+      maxLength: 200,
+      errorMessage: {
+        minLength: RESET_MESSAGES.invalidLink,
+        maxLength: RESET_MESSAGES.invalidLink,
+      },
+    }),
+    password: NewPassword,
+  },
+  { additionalProperties: false },
+);
+
+const Detail = Type.Object({ detail: Type.String() });
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -91,5 +113,41 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
     },
     (request) => ctx.auth.login(request.body.username, request.body.password),
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { rateLimit: RATE_LIMITS.passwordReset, keepsPublicCache: true },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Ask for a link to choose a new password, sent to the address if it is an account’s (the answer is the same either way)',
+        body: PasswordResetBody,
+        response: { 202: Detail, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      await ctx.passwordReset.request(request.body.email);
+      return reply.status(202).send({ detail: RESET_MESSAGES.requested });
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      // Guessing a 256-bit secret is hopeless; the limit bounds the hashing a client can cause.
+      config: { rateLimit: RATE_LIMITS.login, keepsPublicCache: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the link’s secret; every session of the account ends',
+        body: PasswordResetConfirmBody,
+        response: { 200: Detail, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      await ctx.passwordReset.confirm(request.body.token, request.body.password);
+      return { detail: RESET_MESSAGES.done };
+    },
   );
 };

@@ -11,6 +11,7 @@ export const BRAND = 'Muri Parlanti';
 export const MAIL_SUBJECTS = {
   approved: `La tua immagine è stata approvata · ${BRAND}`,
   rejected: `La tua immagine non è stata approvata · ${BRAND}`,
+  passwordReset: `Scegli una nuova password · ${BRAND}`,
 } as const;
 
 const UNTITLED = 'Senza titolo';
@@ -85,6 +86,47 @@ export function rejectionMail(input: DecisionMailInput & { reason: string }): Ou
     '<p>Puoi caricare una nuova immagine quando vuoi.</p>',
   ]);
   return { to: input.to, subject: MAIL_SUBJECTS.rejected, text, html };
+}
+
+/**
+ * Where the web app takes a new password (modules/auth/password-reset.service.ts). The secret
+ * rides in the fragment: a browser sends no fragment to the server, in a request or a Referer,
+ * so it stays out of access logs and of the pages the reset page links to.
+ */
+export function passwordResetLink(secret: string, siteUrl: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/reset-password#${secret}`;
+}
+
+export function passwordResetMail(input: {
+  to: string;
+  username: string;
+  link: string;
+  minutes: number;
+}): OutgoingMail {
+  const lines = {
+    asked: `qualcuno, probabilmente tu, ha chiesto di scegliere una nuova password per il tuo account «${input.username}».`,
+    valid: `Il link vale per ${String(input.minutes)} minuti e una volta sola.`,
+    ignore: 'Se non l’hai chiesto tu, ignora questa e-mail: la tua password resta quella di prima.',
+  };
+  const text = [
+    `Ciao ${input.username},`,
+    '',
+    lines.asked,
+    '',
+    `Scegli la nuova password qui: ${input.link}`,
+    '',
+    lines.valid,
+    lines.ignore,
+    '',
+    `Il team di ${BRAND}`,
+  ].join('\n');
+  const html = layout(MAIL_SUBJECTS.passwordReset, [
+    `<p>Ciao ${escapeHtml(input.username)},</p>`,
+    `<p>${escapeHtml(lines.asked)}</p>`,
+    `<p><a href="${escapeHtml(input.link)}">Scegli la nuova password</a></p>`,
+    `<p>${escapeHtml(lines.valid)} ${escapeHtml(lines.ignore)}</p>`,
+  ]);
+  return { to: input.to, subject: MAIL_SUBJECTS.passwordReset, text, html };
 }
 
 /** A plain, widely supported HTML page: inline styles only, as mail clients require. */

@@ -24,6 +24,10 @@ export function findUserByUsernameKey(db: Executor, key: string): Promise<UserRo
   return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
 }
 
+export function findUserByEmailKey(db: Executor, key: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email_key', '=', key).executeTakeFirst();
+}
+
 /** Whether another account already holds the username or the e-mail. */
 export async function isUsernameOrEmailTaken(
   db: Executor,

@@ -245,6 +245,53 @@ export function createUsersService(
   }
 
   /**
+   * The account an e-mail address belongs to, under its folded key; one the migration of
+   * 2026-11-27 left on its lower-case key is found by its exact address, as findByUsername does.
+   */
+  async function findByEmail(requested: string): Promise<UserRow | undefined> {
+    const email = requested.normalize('NFC').trim();
+    const key = foldKey(email);
+    const before = lowerCaseKey(email);
+    if (before === key) return repo.findUserByEmailKey(db, key);
+    const [folded, lowerCased] = await Promise.all([
+      repo.findUserByEmailKey(db, key),
+      repo.findUserByEmailKey(db, before),
+    ]);
+    return lowerCased?.email === email ? lowerCased : (folded ?? lowerCased);
+  }
+
+  /**
+   * A new password set through a link of the password reset, in that flow's transaction: only
+   * while the account is usable and still as it was when the link was asked for (its token
+   * version: no password set since; its e-mail key: still the address the link went to). Every
+   * session ends. False, and nothing written, otherwise. The hash is made before the
+   * transaction: argon2's tens of milliseconds must not hold SQLite's write lock.
+   */
+  async function setPasswordIf(
+    tx: Executor,
+    id: number,
+    expected: { token_version: number; email_key: string },
+    passwordHash: string,
+  ): Promise<boolean> {
+    const user = await repo.findUserById(tx, id);
+    if (
+      user === undefined ||
+      !isUsable(user) ||
+      user.token_version !== expected.token_version ||
+      user.email_key !== expected.email_key
+    ) {
+      return false;
+    }
+    const updated = await repo.updateUser(
+      tx,
+      id,
+      { password_hash: passwordHash, updated_at: timestamp() },
+      { endSessions: true, ifVersion: expected.token_version },
+    );
+    return updated !== undefined;
+  }
+
+  /**
    * D12: the configured administrator is created when missing; with none configured and no
    * active administrator at all, one is generated and its credentials returned to be printed
    * once. Concurrent starts of several processes create it once (unique indexes).
@@ -369,5 +416,7 @@ export function createUsersService(
     /** The user's row as it is now, read with the others asked for in the same moment. */
     getCurrent: (id: number) => current.load(id),
     findByUsername,
+    findByEmail,
+    setPasswordIf,
   };
 }
