@@ -22,6 +22,9 @@ export const PUBLIC_VISITS: ReadonlyArray<readonly [Who, string]> = [
   ['visitor', '/privacy-policy'],
   ['visitor', '/login'],
   ['visitor', '/register'],
+  ['visitor', '/forgot-password'],
+  // The page a reset e-mail's link opens (its secret in the fragment).
+  ['visitor', '/reset-password#un-link-di-prova'],
   // The upload page and the own profile's tabs and menu.
   ['user', '/create'],
   ['user', '/user/me'],

@@ -49,6 +49,8 @@ const ROUTES: Array<{ pattern: RegExp; page: string; layout: 'strip' | 'header' 
   { pattern: /^\/privacy-policy$/, page: 'PrivacyPolicyPage', layout: 'strip' },
   { pattern: /^\/login$/, page: 'LoginPage', layout: 'bare' },
   { pattern: /^\/register$/, page: 'RegisterPage', layout: 'bare' },
+  { pattern: /^\/forgot-password$/, page: 'ForgotPasswordPage', layout: 'bare' },
+  { pattern: /^\/reset-password$/, page: 'ResetPasswordPage', layout: 'bare' },
 ];
 
 /** The key of readPageChunks' answer for the chunks every page needs. */

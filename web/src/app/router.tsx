@@ -17,6 +17,8 @@ const UploadPage = lazyPage(() => import('../pages/UploadPage.js'));
 const PrivacyPolicyPage = lazyPage(() => import('../pages/PrivacyPolicyPage.js'));
 const LoginPage = lazyPage(() => import('../pages/LoginPage.js'));
 const RegisterPage = lazyPage(() => import('../pages/RegisterPage.js'));
+const ForgotPasswordPage = lazyPage(() => import('../pages/ForgotPasswordPage.js'));
+const ResetPasswordPage = lazyPage(() => import('../pages/ResetPasswordPage.js'));
 
 /** D11: the back-office's old link shape /images/{id} leads to the image page. */
 function LegacyImageRedirect() {
@@ -57,6 +59,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/login', element: <LoginPage /> },
       { path: '/register', element: <RegisterPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
     ],
   },
   adminRoutes,
@@ -77,6 +81,8 @@ const PAGES = new Map<string, LazyPage>([
   [PRIVACY_POLICY_PATH, PrivacyPolicyPage],
   ['/login', LoginPage],
   ['/register', RegisterPage],
+  ['/forgot-password', ForgotPasswordPage],
+  ['/reset-password', ResetPasswordPage],
 ]);
 
 /** Loads the chunk of the page at `pathname`, if it is one of the public pages above. */

@@ -16,7 +16,7 @@ import { ApiError, errorMessage } from '../lib/api.js';
 function returnPath(state: unknown): string {
   const from = (state as { from?: unknown } | null)?.from;
   if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//')) return '/';
-  if (/^\/(login|register)(\/|\?|$)/.test(from)) return '/';
+  if (/^\/(login|register|forgot-password|reset-password)(\/|\?|#|$)/.test(from)) return '/';
   return from;
 }
 
@@ -113,6 +113,7 @@ export default function LoginPage() {
           >
             Accedi
           </Button>
+          <AuthCardLink to="/forgot-password">Password dimenticata?</AuthCardLink>
           <AuthCardLink to="/register">Non hai un account? Registrati</AuthCardLink>
         </Stack>
       </Box>

@@ -21,11 +21,15 @@ import {
   useRegister,
   useRegistrationsOpen,
 } from '../features/auth/register.js';
+import {
+  BAD_EMAIL,
+  isPasswordTooShort,
+  looksLikeEmail,
+  PASSWORD_TOO_SHORT,
+  PASSWORDS_DIFFER,
+} from '../features/auth/accountRules.js';
 import { useSession } from '../features/auth/useSession.js';
 import { ApiError } from '../lib/api.js';
-
-/** SPEC §5. */
-const PASSWORD_MIN_LENGTH = 8;
 
 type Field = 'username' | 'email' | 'password' | 'confirm' | 'age';
 
@@ -33,11 +37,6 @@ interface Problem {
   message: string;
   fields: Field[];
 }
-
-/** The same message the server gives (D2), said before the round trip. */
-const BAD_EMAIL = 'Inserisci un indirizzo email valido.';
-/** Something, an @, something with a dot: what any address the server accepts looks like. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The fields a server's refusal is about, so they are marked as the browser's own checks are. */
 function fieldsOf(detail: string): Field[] {
@@ -86,16 +85,10 @@ export default function RegisterPage() {
       // The box left unticked is marked with the empty fields, not found only after them.
       return { message: 'Compila tutti i campi.', fields: adult ? empty : [...empty, 'age'] };
     }
-    if (!EMAIL_SHAPE.test(form.email.trim())) return { message: BAD_EMAIL, fields: ['email'] };
-    if (form.password !== form.confirm) {
-      return { message: 'Le password non coincidono', fields: ['confirm'] };
-    }
-    // In characters, as the server counts them: four emoji are not eight characters.
-    if (Array.from(form.password).length < PASSWORD_MIN_LENGTH) {
-      return {
-        message: 'La password deve essere di almeno 8 caratteri',
-        fields: ['password', 'confirm'],
-      };
+    if (!looksLikeEmail(form.email)) return { message: BAD_EMAIL, fields: ['email'] };
+    if (form.password !== form.confirm) return { message: PASSWORDS_DIFFER, fields: ['confirm'] };
+    if (isPasswordTooShort(form.password)) {
+      return { message: PASSWORD_TOO_SHORT, fields: ['password', 'confirm'] };
     }
     if (!adult) {
       return {

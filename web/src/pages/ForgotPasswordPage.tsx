@@ -1,0 +1,99 @@
+import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { useState, type SubmitEvent } from 'react';
+import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
+import { TextInput } from '../components/TextInput.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { BAD_EMAIL, looksLikeEmail } from '../features/auth/accountRules.js';
+import { useRequestPasswordReset } from '../features/auth/passwordReset.js';
+import { ApiError, errorMessage } from '../lib/api.js';
+
+const SEND_ERROR = 'Errore durante l’invio della richiesta. Riprova più tardi.';
+
+/** A refusal the person can act upon (a bad address, the rate limit) in the server's words. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
+    return errorMessage(error, SEND_ERROR);
+  }
+  return SEND_ERROR;
+}
+
+/**
+ * /forgot-password: the account's e-mail address, to which the server mails a link for a new
+ * password. The answer is the same whether or not the address is an account's, and so is
+ * what this page says.
+ */
+export default function ForgotPasswordPage() {
+  usePageTitle('Password dimenticata');
+  const send = useRequestPasswordReset();
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!looksLikeEmail(email)) {
+      setProblem(BAD_EMAIL);
+      return;
+    }
+    setProblem(null);
+    send.mutate(email.trim(), {
+      onSuccess: ({ detail }) => setSent(detail),
+      onError: (error) => setProblem(failureMessage(error)),
+    });
+  };
+
+  const toLogin = <AuthCardLink to="/login">Torna all’accesso</AuthCardLink>;
+
+  return (
+    <AuthCard
+      title="Password dimenticata"
+      subtitle="Scrivi l’indirizzo e-mail del tuo account: ti mandiamo un link per sceglierne una nuova."
+    >
+      {sent !== null ? (
+        <Stack spacing={2.5}>
+          <Alert severity="success" role="status">
+            {sent}
+          </Alert>
+          {toLogin}
+        </Stack>
+      ) : (
+        <Box component="form" noValidate onSubmit={submit}>
+          <Stack spacing={2.5}>
+            {problem !== null && (
+              <Alert severity="error" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <TextInput
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              autoFocus
+              required
+              fullWidth
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={problem !== null}
+              slotProps={{ htmlInput: { maxLength: 254 } }}
+            />
+            <Button
+              type="submit"
+              variant="contained"
+              color="secondary"
+              size="large"
+              fullWidth
+              disabled={send.isPending}
+              startIcon={
+                send.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
+              }
+            >
+              Invia il link
+            </Button>
+            {toLogin}
+          </Stack>
+        </Box>
+      )}
+    </AuthCard>
+  );
+}
