@@ -9,6 +9,7 @@ import sharp from 'sharp';
 export interface ApiUser {
   id: number;
   username: string;
+  email: string;
   password: string;
   token: string;
 }
@@ -40,19 +41,20 @@ export async function apiAs<T>(
 export async function registerUser(baseUrl: string, prefix = 'utente'): Promise<ApiUser> {
   const username = `${prefix}${randomBytes(3).toString('hex')}`;
   const password = 'password-sicura';
+  const email = `${username}@example.it`;
   const body = await json<{ access_token: string; user: { id_utente: number } }>(
     await fetch(`${baseUrl}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         username,
-        email: `${username}@example.it`,
+        email,
         password,
         age_confirmed: true,
       }),
     }),
   );
-  return { id: body.user.id_utente, username, password, token: body.access_token };
+  return { id: body.user.id_utente, username, email, password, token: body.access_token };
 }
 
 export async function loginAdmin(baseUrl: string): Promise<string> {

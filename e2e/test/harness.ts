@@ -30,6 +30,8 @@ export interface Viewport {
 
 export interface RunningServer {
   url: string;
+  /** The server's DATA_DIR: its outbox holds the e-mails it wrote (no SMTP_URL here). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = await listeningUrl(child, env['DEMO_CONTENT'] === '1' ? 120_000 : 30_000);
   return {
     url,
+    dataDir,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

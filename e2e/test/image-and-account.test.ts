@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -211,6 +213,82 @@ describe('login', () => {
     await phone.page.getByRole('button', { name: 'Accedi' }).waitFor();
     await screenshot(phone.page, 'image-and-account-login-phone');
     await phone.close();
+  });
+});
+
+/** The secret of the newest reset link in the server's outbox for `address`, once it is written. */
+async function resetSecretMailedTo(address: string): Promise<string> {
+  const outbox = path.join(server.dataDir, 'outbox');
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const names = await fs.readdir(outbox).catch(() => [] as string[]);
+    for (const name of names.sort().reverse()) {
+      // Quoted-printable: soft line breaks ('=' at a line's end) joined back.
+      const raw = (await fs.readFile(path.join(outbox, name), 'utf8')).replace(/=\r?\n/g, '');
+      if (!raw.includes(`To: ${address}`)) continue;
+      const secret = /\/reset-password#([\w-]+)/.exec(raw)?.[1];
+      if (secret !== undefined) return secret;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no reset e-mail to ${address}`);
+}
+
+describe('a forgotten password', () => {
+  it('is asked for from the login page and chosen again through the e-mail’s link', async () => {
+    const user = await registerUser(server.url, 'smemorato');
+    const { page, close } = await open(VIEWPORTS.phone);
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('link', { name: 'Password dimenticata?' }).click();
+    await page.waitForURL(`${server.url}/forgot-password`);
+    await page.getByRole('heading', { name: 'Password dimenticata' }).waitFor();
+    await expect(page.title()).resolves.toBe('Password dimenticata · Muri Parlanti');
+
+    // Checked before the round trip, in the server's words.
+    await page.getByRole('textbox', { name: 'Email' }).fill('non-un-indirizzo');
+    await page.getByRole('button', { name: 'Invia il link' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Inserisci un indirizzo email valido.',
+    );
+    await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
+    await page.getByRole('button', { name: 'Invia il link' }).click();
+    await expect(page.getByRole('status').innerText()).resolves.toBe(
+      'Se l’indirizzo è quello di un account, riceverai a breve un’e-mail con il link per scegliere una nuova password.',
+    );
+    await screenshot(page, 'image-and-account-forgot-password-phone');
+
+    const secret = await resetSecretMailedTo(user.email);
+    await page.goto(`${server.url}/reset-password#${secret}`);
+    await page.getByRole('heading', { name: 'Nuova password' }).waitFor();
+    const fresh = page.getByRole('textbox', { name: 'Nuova password', exact: true });
+    const again = page.getByRole('textbox', { name: 'Conferma Password', exact: true });
+    await fresh.fill('nuova-password-1');
+    await again.fill('nuova-password-2');
+    await page.getByRole('button', { name: 'Salva la nuova password' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe('Le password non coincidono');
+    await again.fill('nuova-password-1');
+    await page.getByRole('button', { name: 'Salva la nuova password' }).click();
+    await expect(page.getByRole('status').innerText()).resolves.toBe(
+      'Password aggiornata: ora puoi accedere con la nuova password.',
+    );
+    await screenshot(page, 'image-and-account-reset-password-phone');
+
+    await page.getByRole('link', { name: 'Accedi' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole('textbox', { name: 'Username', exact: true }).fill(user.username);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('nuova-password-1');
+    await page.getByRole('button', { name: 'Accedi' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    // The link served once: opened again, it says so and offers a new one.
+    await page.goto(`${server.url}/reset-password#${secret}`);
+    await fresh.fill('ancora-un-altra');
+    await again.fill('ancora-un-altra');
+    await page.getByRole('button', { name: 'Salva la nuova password' }).click();
+    await expect(page.getByRole('alert').innerText()).resolves.toBe(
+      'Il link per scegliere una nuova password non è valido o è scaduto: chiedine uno nuovo.',
+    );
+    await page.getByRole('link', { name: 'Chiedi un nuovo link' }).waitFor();
+    await close();
   });
 });
 
