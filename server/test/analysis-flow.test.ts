@@ -77,3 +77,34 @@ describe('upload → analysis job → search', () => {
     ]);
   });
 });
+
+describe('the analysis of pictures of unusual shapes', () => {
+  it.each([
+    // 2048×100 once stored: its short side is below the evened look's tile (2048 / 18).
+    ['a long banner', 4000, 195],
+    ['a tall strip', 60, 3000],
+    ['a single pixel', 1, 1],
+  ])('reads %s to its end: text and hash stored, no job failed', async (_, width, height) => {
+    const user = await createUser(t.app);
+    const bytes = await sharp({
+      create: { width, height, channels: 3, background: '#e8e0d0' },
+    })
+      .jpeg()
+      .toBuffer();
+    const { id_image } = await uploadImage(t.app, user, { bytes });
+    await t.app.ctx.jobs.runUntilIdle();
+    const jobs = await t.app.ctx.database.db
+      .selectFrom('jobs')
+      .select(['name', 'status', 'last_error'])
+      .where('status', '!=', 'done')
+      .execute();
+    expect(jobs).toEqual([]);
+    const analysed = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select(['text_folded', 'phash'])
+      .where('id_image', '=', id_image)
+      .executeTakeFirstOrThrow();
+    expect(analysed.phash).toMatch(/^[0-9a-f]{16}$/);
+    expect(analysed.text_folded).toEqual(expect.any(String));
+  });
+});

@@ -157,7 +157,13 @@ export async function evenedRgb(photo: RawRgb): Promise<RawRgb> {
   const tile = Math.max(8, Math.round(Math.max(width, height) / CLAHE_TILES));
   const grey = await sharp(photo.data, { raw: { width, height, channels: 3 } })
     .greyscale()
-    .clahe({ width: tile, height: tile, maxSlope: CLAHE_SLOPE })
+    // libvips refuses a window larger than the image: a banner 2048×100 px (tile 114) or a
+    // photo a few pixels high failed its whole analysis, text and hash, on every attempt.
+    .clahe({
+      width: Math.min(tile, width),
+      height: Math.min(tile, height),
+      maxSlope: CLAHE_SLOPE,
+    })
     .extractChannel(0)
     .raw()
     .toBuffer();
