@@ -181,6 +181,31 @@ describe('POST /api/images/export', () => {
     expect([metadata.width, metadata.height]).toEqual([40, 80]);
   });
 
+  it('shows a transparent background as white in every stored size, not as the colour under it', async () => {
+    // As a canvas exports it: transparent pixels are (0, 0, 0, 0), the writing is black.
+    const letters = await sharp({
+      create: { width: 40, height: 20, channels: 4, background: '#000000ff' },
+    })
+      .png()
+      .toBuffer();
+    const bytes = await sharp({
+      create: { width: 80, height: 40, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([{ input: letters, top: 10, left: 20 }])
+      .png()
+      .toBuffer();
+    const { filename } = await uploadImage(t.app, user, { bytes });
+    await t.app.ctx.jobs.runUntilIdle();
+    for (const folder of ['', 'display', 'thumbs']) {
+      const stored = await fs.readFile(path.join(imagesDir(), folder, filename));
+      const { data } = await sharp(stored).raw().toBuffer({ resolveWithObject: true });
+      // The corner is background, the centre writing.
+      expect([...data.subarray(0, 3)].every((value) => value > 245)).toBe(true);
+      const centre = (20 * 80 + 40) * 3;
+      expect([...data.subarray(centre, centre + 3)].every((value) => value < 10)).toBe(true);
+    }
+  });
+
   it('keeps a polyglot file’s trailing payload out of the stored file', async () => {
     const polyglot = Buffer.concat([
       await jpegBytes(),

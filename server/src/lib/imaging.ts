@@ -150,6 +150,10 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
   try {
     decoded = await sharp(bytes, options)
       .rotate()
+      // The stored files have no alpha. Dropping it bare kept the colour under the transparent
+      // pixels, black for PNGs exported from a canvas: dark writing on a transparent
+      // background came out as a black rectangle. White, as the analysis reads it (ocr.ts).
+      .flatten({ background: '#ffffff' })
       .resize({
         width: FULL_MAX_SIDE,
         height: FULL_MAX_SIDE,
