@@ -11,6 +11,7 @@ import {
   detectUploadType,
   ImageRejectedError,
   MAX_INPUT_PIXELS,
+  MAX_INPUT_SIDE,
   processUpload,
   UPLOAD_MIME_TYPES,
 } from '../../lib/imaging.js';
@@ -52,6 +53,7 @@ export const UPLOAD_MESSAGES = {
   missingFile: 'Seleziona un’immagine da caricare.',
   brokenForm: 'Il modulo inviato è incompleto o danneggiato: riprova a caricare l’immagine.',
   tooManyPixels: `L’immagine è troppo grande: al massimo ${MAX_INPUT_PIXELS / 1_000_000} megapixel.`,
+  tooLongSide: `L’immagine è troppo grande: al massimo ${MAX_INPUT_SIDE.toLocaleString('it-IT')} pixel per lato.`,
   corrupt: 'Il file è danneggiato o non è un’immagine valida.',
   animated: 'Le immagini animate non sono supportate.',
   badCategory: TAXONOMY_MESSAGES.missingCategory,
@@ -154,6 +156,7 @@ export function createUploadsService(
       } catch (error) {
         if (!(error instanceof ImageRejectedError)) throw error;
         if (error.reason === 'too-many-pixels') throw badRequest(UPLOAD_MESSAGES.tooManyPixels);
+        if (error.reason === 'too-long-side') throw badRequest(UPLOAD_MESSAGES.tooLongSide);
         if (error.reason === 'animated') throw badRequest(UPLOAD_MESSAGES.animated);
         throw badRequest(UPLOAD_MESSAGES.corrupt);
       }
