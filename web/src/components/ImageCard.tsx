@@ -3,6 +3,7 @@ import { useMemo, type SyntheticEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { imageLinkLabel, imageTitle } from '../lib/imageText.js';
 import type { GalleryImage } from '../lib/types.js';
+import { cardRatio, isCardBounded } from './masonryColumns.js';
 import { thumbHashDataUrl } from './thumbhash.js';
 
 /**
@@ -14,7 +15,8 @@ export const SLIDE_RATIO = '4 / 3';
 interface ImageCardProps {
   image: GalleryImage;
   /**
-   * 'masonry': the card has the picture's own proportions and fills them. 'slide': a carousel
+   * 'masonry': the card has the picture's own proportions (within masonryColumns' bounds) and
+   * fills them. 'slide': a carousel
    * tile of SLIDE_RATIO that never starts a native drag, so swiping the carousel works.
    */
   variant?: 'masonry' | 'slide';
@@ -35,6 +37,8 @@ export function ImageCard({
   priority = false,
 }: ImageCardProps) {
   const slide = variant === 'slide';
+  // A picture of a shape beyond the cards' bounds is shown whole in a card of the bound's shape.
+  const whole = slide || isCardBounded(image);
   const blur = useMemo(() => thumbHashDataUrl(image.placeholder), [image.placeholder]);
   const label = imageLinkLabel(image);
   return (
@@ -47,7 +51,7 @@ export function ImageCard({
       // own, the ThumbHash's data URL included, for emotion to hash and insert into the style
       // sheet; a gallery of 120 spent a long task on it (goal 8). The rest is one shared class.
       style={{
-        aspectRatio: slide ? SLIDE_RATIO : `${image.width} / ${image.height}`,
+        aspectRatio: slide ? SLIDE_RATIO : `1 / ${String(cardRatio(image))}`,
         backgroundImage: blur === undefined ? undefined : `url(${blur})`,
       }}
       sx={{
@@ -87,7 +91,7 @@ export function ImageCard({
           display: 'block',
           width: '100%',
           height: '100%',
-          objectFit: slide ? 'contain' : 'cover',
+          objectFit: whole ? 'contain' : 'cover',
           ...fadeIn(200),
         }}
       />

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   columnsFor,
   GALLERY_COLUMNS,
+  cardRatio,
+  isCardBounded,
   layoutLanes,
+  TALLEST_CARD,
+  WIDEST_CARD,
   PROFILE_COLUMNS,
   RELATED_COLUMNS,
   SEARCH_COLUMNS,
@@ -61,7 +65,7 @@ describe('masonry columns (SPEC §9)', () => {
 
 describe('layoutLanes', () => {
   const square = (id: number) => ({ id, width: 100, height: 100 });
-  const tall = (id: number) => ({ id, width: 100, height: 300 });
+  const tall = (id: number) => ({ id, width: 100, height: 200 });
   const lanes = (items: Array<{ id: number; width: number; height: number }>, count: number) =>
     layoutLanes(items, count).map((lane) => lane.map((item) => item.id));
 
@@ -73,10 +77,19 @@ describe('layoutLanes', () => {
   });
 
   it('puts each item in the shortest lane so far', () => {
-    // 1 is three squares tall: 3, 4 and 5 all go to the second lane before the first is reused.
+    // 1 is two squares tall: 3 goes to the second lane, then 4 to the first on the tie.
     expect(lanes([tall(1), square(2), square(3), square(4), square(5)], 2)).toEqual([
-      [1, 5],
-      [2, 3, 4],
+      [1, 4],
+      [2, 3, 5],
+    ]);
+  });
+
+  it('counts a picture beyond the cards’ bounds as its card, at the bound', () => {
+    // A scrolling screenshot ten squares tall takes a card two squares tall.
+    const screenshot = { id: 1, width: 100, height: 1000 };
+    expect(lanes([screenshot, square(2), square(3), square(4)], 2)).toEqual([
+      [1, 4],
+      [2, 3],
     ]);
   });
 
@@ -89,5 +102,22 @@ describe('layoutLanes', () => {
   it('has as many lanes as columns, empty ones included, and at least one', () => {
     expect(lanes([square(1)], 3)).toEqual([[1], [], []]);
     expect(lanes([square(1), square(2)], 0)).toEqual([[1, 2]]);
+  });
+});
+
+describe('cardRatio', () => {
+  it('is the picture’s own shape within the bounds', () => {
+    expect(cardRatio({ width: 1200, height: 900 })).toBe(0.75);
+    expect(isCardBounded({ width: 1200, height: 900 })).toBe(false);
+    expect(cardRatio({ width: 900, height: 1800 })).toBe(TALLEST_CARD);
+    expect(isCardBounded({ width: 900, height: 1800 })).toBe(false);
+  });
+
+  it('stops a very tall or very wide picture at the bound', () => {
+    expect(cardRatio({ width: 1080, height: 10_000 })).toBe(TALLEST_CARD);
+    expect(isCardBounded({ width: 1080, height: 10_000 })).toBe(true);
+    expect(cardRatio({ width: 2048, height: 100 })).toBe(WIDEST_CARD);
+    expect(isCardBounded({ width: 2048, height: 100 })).toBe(true);
+    expect(cardRatio({ width: 0, height: 10 })).toBe(TALLEST_CARD);
   });
 });

@@ -42,6 +42,26 @@ export interface Sized {
 }
 
 /**
+ * The tallest and the widest shape a masonry card takes, height over width. A picture beyond
+ * them (a scrolling screenshot of 1080×10000 px, a banner of 20:1) would make a card thousands
+ * of pixels tall in a 300 px column, or a sliver a few pixels high: its card stops at the bound
+ * and shows the picture whole inside it (ImageCard), as a carousel tile does.
+ */
+export const TALLEST_CARD = 2;
+export const WIDEST_CARD = 1 / 3;
+
+/** A card's height per unit of its width: the picture's own, within the bounds above. */
+export function cardRatio(item: Sized): number {
+  const ratio = item.height / Math.max(item.width, 1);
+  return Math.min(TALLEST_CARD, Math.max(WIDEST_CARD, ratio));
+}
+
+/** Whether the picture is beyond the bounds, so its card is not its own shape. */
+export function isCardBounded(item: Sized): boolean {
+  return cardRatio(item) !== item.height / Math.max(item.width, 1);
+}
+
+/**
  * Deals the items into `count` lanes, each into the lane that is shortest so far (heights
  * relative to the lane's width), leftmost on a tie: reading order stays roughly left to right
  * and the lanes end close together.
@@ -52,7 +72,7 @@ export function layoutLanes<T extends Sized>(items: readonly T[], count: number)
   for (const item of items) {
     const lane = heights.indexOf(Math.min(...heights));
     lanes[lane]?.push(item);
-    heights[lane] = (heights[lane] ?? 0) + item.height / Math.max(item.width, 1);
+    heights[lane] = (heights[lane] ?? 0) + cardRatio(item);
   }
   return lanes;
 }
