@@ -83,6 +83,16 @@ export function createFullSizeJob(
       ) {
         throw new PermanentJobError(`bad payload: ${JSON.stringify(payload)}`);
       }
+      // The pixels are read before the row: a deletion committed between the two reads then
+      // finds the row gone, and the job ends quietly. Read the other way round, a deletion
+      // between them left a job that found the row, then no pixels and no full size, and
+      // failed for good over an image that was only deleted.
+      let pixels: Buffer | undefined;
+      try {
+        pixels = await fs.readFile(keptPixelsPath(deps.dataDir, filename));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
       const image = await db
         .selectFrom('images')
         .select(['width', 'height'])
@@ -95,11 +105,7 @@ export function createFullSizeJob(
         await deleteKeptPixels(deps.dataDir, filename);
         return;
       }
-      let pixels: Buffer;
-      try {
-        pixels = await fs.readFile(keptPixelsPath(deps.dataDir, filename));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (pixels === undefined) {
         // A previous attempt made the file, queued the analysis and deleted the pixels, then
         // died before recording that it was done.
         if (await exists(imageFilePath(deps.dataDir, filename, 'original'))) return;
