@@ -89,7 +89,7 @@ async function firstVisit(
     await page.goto(`${suite.server.url}${path}`);
     await page.waitForLoadState('networkidle');
     // The page is the one asked for, not a redirect to another.
-    expect(new URL(page.url()).pathname).toBe(path.split('?')[0]);
+    expect(new URL(page.url()).pathname).toBe(path.split(/[?#]/)[0]);
     const received = await Promise.all(scripts);
     failed.push(
       ...received
