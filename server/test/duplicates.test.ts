@@ -281,7 +281,7 @@ describe('grouping', () => {
     });
     expect(card?.size).toBeGreaterThan(0);
     // Pending files are private: the thumbnail URL is signed, and it works.
-    expect(card?.thumbnail_url).toMatch(/^\/api\/images\/\d+\/thumbnail\?exp=\d+&sig=/);
+    expect(card?.thumbnail_url).toMatch(/^\/api\/images\/\d+\/thumbnail\?exp=\d+&u=\d+&sig=/);
     const thumbnail = await t.app.inject({ method: 'GET', url: card?.thumbnail_url ?? '' });
     expect(thumbnail.statusCode).toBe(200);
   });

@@ -228,7 +228,7 @@ describe('pending images (D4)', () => {
     expect((await get(plain)).statusCode).toBe(404);
     expect((await get(plain, alice.token)).statusCode).toBe(404);
     expect((await get(plain, bruno.token)).statusCode).toBe(200);
-    expect(pending.image_url).toMatch(/\?exp=\d+&sig=/);
+    expect(pending.image_url).toMatch(/\?exp=\d+&u=\d+&sig=/);
     const signed = await get(pending.image_url);
     expect(signed.statusCode).toBe(200);
     expect(signed.headers['cache-control']).toBe('private, max-age=3600');
@@ -240,6 +240,71 @@ describe('pending images (D4)', () => {
       pending.display_url.replace(/\?.*$/, '') +
       pending.image_url.slice(pending.image_url.indexOf('?'));
     expect((await get(otherFile)).statusCode).toBe(404);
+  });
+
+  it('open by signed URL only while their holder could still see them with a token', async () => {
+    // A second administrator lists the queue: every pending file's URL is signed for them.
+    const carla = await createUser(t.app);
+    const adminToken = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'admin-password' },
+      })
+    ).json<{ access_token: string }>().access_token;
+    const setCarla = (changes: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/users/${carla.id}`,
+        headers: bearer(adminToken),
+        payload: { username: carla.username, email: carla.email, ...changes },
+      });
+    const queueUrls = async (token: string) => {
+      const queue = await get('/api/admin/pending-images', token);
+      expect(queue.statusCode).toBe(200);
+      const image = queue
+        .json<{ images: Array<{ id_image: number; image_url: string; thumbnail_url: string }> }>()
+        .images.find((row) => row.id_image === ids['pending']);
+      return [image?.image_url ?? '', image?.thumbnail_url ?? ''];
+    };
+
+    expect((await setCarla({ is_superuser: true, is_active: true })).statusCode).toBe(200);
+    const asAdmin = await queueUrls(carla.token);
+    for (const url of asAdmin) expect((await get(url)).statusCode, url).toBe(200);
+    // Signed for Carla: naming another account does not carry her signature over.
+    const other = asAdmin[0]!.replace(/&u=\d+&/, `&u=${bruno.id}&`);
+    expect((await get(other)).statusCode).toBe(404);
+
+    // Demoted: her token no longer opens the files, nor do the URLs she was given.
+    expect((await setCarla({ is_superuser: false, is_active: true })).statusCode).toBe(200);
+    for (const url of asAdmin) expect((await get(url)).statusCode, url).toBe(404);
+
+    // Promoted again, then given a new password: the session those URLs came with has ended.
+    expect((await setCarla({ is_superuser: true, is_active: true })).statusCode).toBe(200);
+    const again = await queueUrls(carla.token);
+    for (const url of again) expect((await get(url)).statusCode, url).toBe(200);
+    expect(
+      (await setCarla({ is_superuser: true, is_active: true, password: 'nuova-password-1' }))
+        .statusCode,
+    ).toBe(200);
+    for (const url of again) expect((await get(url)).statusCode, url).toBe(404);
+
+    // Deactivated: an uploader's own URLs close with the account.
+    const dario = await createUser(t.app);
+    const upload = await uploadImage(t.app, dario, { title: 'Mia e basta' });
+    const own = (await get('/api/users/me/images', dario.token)).json<{
+      images: Array<{ id_image: number; image_url: string }>;
+    }>();
+    const mine = own.images.find((image) => image.id_image === upload.id_image)!.image_url;
+    expect((await get(mine)).statusCode).toBe(200);
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${dario.id}`,
+      headers: bearer(adminToken),
+      payload: { username: dario.username, email: dario.email, is_active: false },
+    });
+    expect(off.statusCode).toBe(200);
+    expect((await get(mine)).statusCode).toBe(404);
   });
 
   it("keep their new tags' names private, by id too, until approved", async () => {

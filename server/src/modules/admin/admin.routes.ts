@@ -229,7 +229,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         response: { 200: Type.Array(AdminImage), ...errorResponses(400, 401, 403) },
       }),
     },
-    (request) => images.adminList(request.query.search ?? ''),
+    (request) => images.adminList(request.query.search ?? '', currentUser(request)),
   );
 
   app.put(

@@ -102,8 +102,9 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         },
       },
     },
-    async () => {
-      const images = await ctx.images.pending();
+    async (request) => {
+      // The files' signed URLs are this administrator's (file-urls.ts).
+      const images = await ctx.images.pending(currentUser(request));
       return { images, total: images.length };
     },
   );
@@ -119,7 +120,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: ModerationHints, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    (request) => ctx.duplicates.hintsForImage(request.params.id),
+    (request) => ctx.duplicates.hintsForImage(request.params.id, currentUser(request)),
   );
 
   app.put(

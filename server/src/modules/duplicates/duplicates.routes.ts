@@ -83,7 +83,7 @@ export const duplicatesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: Type.Array(Group), ...errorResponses(401, 403) },
       }),
     },
-    () => ctx.duplicates.listGroups(),
+    (request) => ctx.duplicates.listGroups(currentUser(request)),
   );
 
   app.get(

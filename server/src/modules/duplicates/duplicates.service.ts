@@ -114,8 +114,8 @@ export function createDuplicatesService(
 ) {
   const index = createDuplicateIndex(db);
 
-  function present(row: GroupImageRow, now: number): DuplicateGroupImage {
-    const urls = deps.fileUrls.urls(row, now);
+  function present(row: GroupImageRow, now: number, admin: UserRow | null): DuplicateGroupImage {
+    const urls = deps.fileUrls.urls(row, now, admin);
     return {
       id_image: row.id_image,
       titolo_img: row.titolo_img,
@@ -146,7 +146,7 @@ export function createDuplicatesService(
   }
 
   /** The groups an administrator sees: largest first, then the most recently grown. */
-  async function listGroups(): Promise<DuplicateGroup[]> {
+  async function listGroups(admin: UserRow | null = null): Promise<DuplicateGroup[]> {
     const [{ rows, pairs, components: every }, dismissed] = await Promise.all([
       allGroups(),
       repo.dismissedSets(db),
@@ -174,7 +174,7 @@ export function createDuplicatesService(
         count: members.length,
         testo_estratto: groupText(members),
         kind: members.some((row) => textPaired.has(row.id_image)) ? 'text' : 'visual',
-        images: members.map((row) => present(row, now)),
+        images: members.map((row) => present(row, now, admin)),
         newest: members.reduce((max, row) => (row.created_at > max ? row.created_at : max), ''),
       });
     }
@@ -223,7 +223,10 @@ export function createDuplicatesService(
    * categories and tags of approved images with a similar text and by the names of categories
    * and tags written on the wall. Images not found are left out of the map.
    */
-  async function hintsForImages(ids: readonly number[]): Promise<Map<number, ModerationHints>> {
+  async function hintsForImages(
+    ids: readonly number[],
+    admin: UserRow | null = null,
+  ): Promise<Map<number, ModerationHints>> {
     const own = await repo.imageSummaries(db, ids);
     const hints = new Map<number, ModerationHints>();
     if (own.length === 0) return hints;
@@ -336,7 +339,7 @@ export function createDuplicatesService(
             {
               id_image: other,
               titolo_img: summary.titolo_img,
-              thumbnail_url: deps.fileUrls.urls(summary, now).thumbnail_url,
+              thumbnail_url: deps.fileUrls.urls(summary, now, admin).thumbnail_url,
               similarity: Math.round(pair.similarity * 1000) / 1000,
               kind: pair.kind,
             },
@@ -358,8 +361,8 @@ export function createDuplicatesService(
   }
 
   /** The hints of one image (see hintsForImages); 404 when the image does not exist. */
-  async function hintsForImage(id: number): Promise<ModerationHints> {
-    const hints = (await hintsForImages([id])).get(id);
+  async function hintsForImage(id: number, admin: UserRow | null = null): Promise<ModerationHints> {
+    const hints = (await hintsForImages([id], admin)).get(id);
     if (hints === undefined) throw notFound(DUPLICATE_MESSAGES.imageNotFound);
     return hints;
   }

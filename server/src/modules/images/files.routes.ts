@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
-import { errorResponses } from '../../lib/schemas.js';
+import { errorResponses, MAX_ROW_ID } from '../../lib/schemas.js';
+import { isUsable } from '../users/users.service.js';
 import type { FileKind } from './file-urls.js';
 import type { ImageRow } from './images.repository.js';
 import { IdParams } from './images.schemas.js';
@@ -14,6 +15,8 @@ import { imageFilePath, imagesRoot, STORED_FILENAME, type ImageVariant } from '.
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 100 }) });
 const SignedQuery = Type.Object({
   exp: Type.Optional(Type.String({ maxLength: 20 })),
+  // The account the URL was signed for (file-urls.ts).
+  u: Type.Optional(Type.String({ maxLength: 20 })),
   sig: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
@@ -27,7 +30,8 @@ const FOLDER: Record<ImageVariant, string> = {
  * The image files (D1): `/static/images/{filename}` (and its display/ and thumbs/ sizes) and
  * `/api/images/{id}/thumbnail`. Approved files are public and immutable (their names are
  * random and never reused). Pending and rejected files are served only to their uploader and
- * administrators: with a bearer token, or with the signed URL the API gave them (D4).
+ * administrators: with a bearer token, or with the signed URL the API gave them (D4), while
+ * they still may.
  * File names are checked against the stored-name pattern and then looked up in the database,
  * so no request path ever reaches the file system unchecked. Between an upload's answer and
  * its full-size job the full-size URL answers the display size, uncached.
@@ -38,17 +42,13 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     reply: FastifyReply,
     image: ImageRow | undefined,
     kind: FileKind,
-    query: { exp?: string | undefined; sig?: string | undefined },
+    query: { exp?: string | undefined; u?: string | undefined; sig?: string | undefined },
   ) {
     if (image === undefined) throw notFound(IMAGE_MESSAGES.notFound);
     if (image.status === 'approved') {
       reply.header('cache-control', 'public, max-age=31536000, immutable');
     } else {
-      const signed =
-        query.exp !== undefined &&
-        query.sig !== undefined &&
-        ctx.fileUrls.verify(image.filename, kind, query.exp, query.sig, Date.now());
-      if (!signed) {
+      if (!(await signedForOnlooker(image, kind, query))) {
         await app.guards.optional(request, reply);
         if (!ctx.images.canSee(image, request.user)) throw notFound(IMAGE_MESSAGES.notFound);
       }
@@ -67,6 +67,29 @@ export const filesRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       return reply.sendFile(`${FOLDER.display}${image.filename}`, root);
     }
     return reply.sendFile(`${FOLDER[kind]}${image.filename}`, root);
+  }
+
+  /**
+   * Whether the query is a signature made for an account that may still see the image, as its
+   * bearer token would: usable, with the session version it was signed with (a new password,
+   * a deactivation or an erasure request moved it on) and still the uploader or an
+   * administrator (a demotion is not a new version).
+   */
+  async function signedForOnlooker(
+    image: ImageRow,
+    kind: FileKind,
+    query: { exp?: string | undefined; u?: string | undefined; sig?: string | undefined },
+  ): Promise<boolean> {
+    const { exp, u, sig } = query;
+    if (exp === undefined || sig === undefined || u === undefined) return false;
+    if (!/^[1-9]\d{0,9}$/.test(u) || Number(u) > MAX_ROW_ID) return false;
+    const holder = await ctx.users.getCurrent(Number(u));
+    return (
+      holder !== undefined &&
+      isUsable(holder) &&
+      ctx.fileUrls.verify(image.filename, kind, { exp, sig }, holder, Date.now()) &&
+      ctx.images.canSee(image, holder)
+    );
   }
 
   const fullSizeExists = async (filename: string) => {

@@ -54,8 +54,16 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
   let trendingCache: { ids: number[]; at: number } | undefined;
   const toggles = createOwnToggles(db);
 
-  /** Tags, the viewer's own reactions and file URLs for a batch of rows: two queries in all. */
-  async function extrasFor(rows: ImageRow[], viewer: Viewer): Promise<Map<number, ImageExtras>> {
+  /**
+   * Tags, the viewer's own reactions and file URLs for a batch of rows: two queries in all.
+   * A private image's URLs are signed for `holder` (file-urls.ts): the viewer, or the
+   * administrator asking for a back-office list, which shows no reactions.
+   */
+  async function extrasFor(
+    rows: ImageRow[],
+    viewer: Viewer,
+    holder: Viewer = viewer,
+  ): Promise<Map<number, ImageExtras>> {
     const ids = rows.map((row) => row.id_image);
     const [tags, own] = await Promise.all([
       repo.tagsOfImages(db, ids),
@@ -63,7 +71,10 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
     ]);
     const now = clock.now().getTime();
     const extras = new Map<number, ImageExtras>(
-      rows.map((row) => [row.id_image, { tags: [], interactions: [], urls: files.urls(row, now) }]),
+      rows.map((row) => [
+        row.id_image,
+        { tags: [], interactions: [], urls: files.urls(row, now, holder) },
+      ]),
     );
     for (const tag of tags) {
       extras.get(tag.id_image)?.tags.push({ id_tag: tag.id_tag, nome: tag.nome });
@@ -222,10 +233,13 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       }));
     },
 
-    /** Back-office list (D7): every status, with names of tags and the totals of SPEC §3. */
-    async adminList(term: string) {
+    /**
+     * Back-office list (D7): every status, with names of tags and the totals of SPEC §3; the
+     * private images' URLs signed for `admin`.
+     */
+    async adminList(term: string, admin: UserRow | null = null) {
       const rows = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT);
-      const extras = await extrasFor(rows, null);
+      const extras = await extrasFor(rows, null, admin);
       return rows.map((row) => ({
         id_image: row.id_image,
         filename: row.filename,
@@ -254,10 +268,13 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
       }));
     },
 
-    /** The moderation queue with what the detail dialog shows (issue 4). */
-    async pending() {
+    /**
+     * The moderation queue with what the detail dialog shows (issue 4), its files' URLs signed
+     * for `admin`.
+     */
+    async pending(admin: UserRow | null = null) {
       const rows = await repo.listPending(db);
-      const extras = await extrasFor(rows, null);
+      const extras = await extrasFor(rows, null, admin);
       return rows.map((row) => {
         const extra = extras.get(row.id_image);
         return {
