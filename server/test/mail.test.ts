@@ -289,6 +289,38 @@ describe('with an SMTP server', () => {
     expect(mail.text).toContain(`«${title}»`);
   });
 
+  it('writes nothing to an account awaiting its erasure, even ticked active again', async () => {
+    const leaving = await createUser(t.app);
+    const image = await uploadPending(t, leaving, 'Ultimo muro');
+    const deletion = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me',
+      headers: bearer(leaving.token),
+      payload: { password: leaving.password },
+    });
+    expect(deletion.statusCode).toBe(200);
+    const adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
+      access_token: string;
+    }>().access_token;
+    // The back-office's 'Utente Attivo' ticked again: the erasure request still stands.
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/users/${leaving.id}`,
+      headers: bearer(adminToken),
+      payload: { username: leaving.username, email: leaving.email, is_active: true },
+    });
+    expect(edit.statusCode).toBe(200);
+    const reject = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/reject-image/${image.filename}`,
+      headers: { ...bearer(adminToken), 'content-type': 'application/json' },
+      payload: JSON.stringify('Non pertinente'),
+    });
+    expect(reject.statusCode).toBe(200);
+    const written = (await mailJobs(t.app)).filter((job) => job.payload.includes(leaving.email));
+    expect(written).toEqual([]);
+  });
+
   it('queues nothing while moderation e-mails are switched off', async () => {
     const adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
       access_token: string;

@@ -8,6 +8,7 @@ export interface DecisionRecipient {
   email: string;
   username: string;
   is_active: 0 | 1;
+  deletion_requested_at: string | null;
 }
 
 /** Read through the decision's own transaction, so the e-mail matches what was decided. */
@@ -25,6 +26,7 @@ export function findDecisionRecipient(
       'users.email',
       'users.username',
       'users.is_active',
+      'users.deletion_requested_at',
     ])
     .where('images.id_image', '=', id_image)
     .executeTakeFirst();

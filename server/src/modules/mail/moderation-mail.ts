@@ -4,6 +4,7 @@ import { MODERATION_MESSAGES, type DecisionHook } from '../moderation/moderation
 import type { SettingsService } from '../settings/settings.service.js';
 import { approvalMail, rejectionMail } from './mail.messages.js';
 import { findDecisionRecipient } from './mail.repository.js';
+import { isUsable } from '../users/users.service.js';
 
 export interface ModerationMailDeps {
   clock: Clock;
@@ -27,8 +28,10 @@ export function createModerationMailHook(deps: ModerationMailDeps): DecisionHook
     const settings = await deps.settings.get(trx);
     if (!settings.moderation_emails) return;
     const recipient = await findDecisionRecipient(trx, image.id_image);
-    // A deactivated account (or one awaiting erasure, D9) gets no more mail from us.
-    if (recipient === undefined || recipient.is_active !== 1) return;
+    // A deactivated account (or one awaiting erasure, D9) gets no more mail from us. Both
+    // flags: an administrator may tick 'Utente Attivo' again on an account awaiting its
+    // erasure, which stays unusable (isUsable) and must stay unwritten to.
+    if (recipient === undefined || !isUsable(recipient)) return;
     const input = {
       to: recipient.email,
       username: recipient.username,
