@@ -384,6 +384,31 @@ describe('moderation', () => {
     expect(row.rejection_reason).toBe(expected);
   });
 
+  it('does not take an account waiting for its erasure back to active', async () => {
+    const leaving = await createUser(t.app);
+    await call('DELETE', '/api/users/me', leaving.token, { password: leaving.password });
+    const edit = (is_active: boolean) =>
+      asAdmin('PUT', `/api/admin/users/${String(leaving.id)}`, {
+        username: `${leaving.username}x`,
+        email: leaving.email,
+        password: '',
+        is_active,
+      });
+    const ticked = await edit(true);
+    expect(ticked.statusCode).toBe(400);
+    expect(ticked.json()).toEqual({
+      detail: 'L’utente ha chiesto di eliminare il suo account: non può essere riattivato.',
+    });
+    const row = await t.app.ctx.database.db
+      .selectFrom('users')
+      .select(['username', 'is_active'])
+      .where('id_utente', '=', leaving.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ username: leaving.username, is_active: 0 });
+    // Left inactive, the rest of the form is still saved.
+    expect((await edit(false)).statusCode).toBe(200);
+  });
+
   it('does not publish the image of an account waiting for its erasure', async () => {
     const leaving = await createUser(t.app);
     const image = await uploadImage(t.app, leaving);

@@ -102,4 +102,5 @@ export const USER_MESSAGES = {
     'Lo username può contenere solo lettere, numeri, punti, trattini e trattini bassi.',
   mixedScripts:
     'Lo username non può mescolare alfabeti diversi (per esempio lettere latine e cirilliche).',
+  leaving: 'L’utente ha chiesto di eliminare il suo account: non può essere riattivato.',
 } as const;

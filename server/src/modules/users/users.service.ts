@@ -362,6 +362,11 @@ export function createUsersService(
     },
     refuse: () => Error,
   ): Promise<UserRow> {
+    // D9: the owner asked for the erasure, which a tick cannot take back; ticked anyway, the
+    // account stayed unusable while the form showed it active.
+    if (user.deletion_requested_at !== null && user.is_active === 0 && changes.isActive) {
+      throw badRequest(USER_MESSAGES.leaving);
+    }
     const username = acceptUsername(changes.username);
     const email = changes.email.normalize('NFC').trim();
     const newPassword = changes.password === '' ? undefined : changes.password;
