@@ -1,6 +1,7 @@
-import { Box, Link, Paper, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Link, Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { PasswordField } from './PasswordField.js';
 
 /**
  * The frame of the pages without the shared header (login, registration): the brand, which
@@ -60,5 +61,74 @@ export function AuthCardLink({ to, children }: { to: string; children: ReactNode
     >
       {children}
     </Link>
+  );
+}
+
+/** The form's one problem, said above its fields (and announced: role alert). */
+export function AuthProblem({ message }: { message: string | null }) {
+  if (message === null) return null;
+  return (
+    <Alert severity="error" role="alert">
+      {message}
+    </Alert>
+  );
+}
+
+/** The form's submit button, turning into a spinner while the request runs. */
+export function AuthSubmit({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <Button
+      type="submit"
+      variant="contained"
+      color="secondary"
+      size="large"
+      fullWidth
+      disabled={busy}
+      startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** A new password and its confirmation (registration, a reset): SPEC §5's hint under the first. */
+export function NewPasswordFields({
+  label,
+  values,
+  onChange,
+  invalid,
+  autoFocus = false,
+}: {
+  label: string;
+  values: { password: string; confirm: string };
+  onChange: (field: 'password' | 'confirm', value: string) => void;
+  invalid: (field: 'password' | 'confirm') => boolean;
+  autoFocus?: boolean;
+}) {
+  return (
+    <>
+      <PasswordField
+        label={label}
+        name="password"
+        autoComplete="new-password"
+        autoFocus={autoFocus}
+        required
+        fullWidth
+        value={values.password}
+        onChange={(event) => onChange('password', event.target.value)}
+        error={invalid('password')}
+        helperText="Almeno 8 caratteri"
+      />
+      <PasswordField
+        label="Conferma Password"
+        name="confirm"
+        autoComplete="new-password"
+        required
+        fullWidth
+        value={values.confirm}
+        onChange={(event) => onChange('confirm', event.target.value)}
+        error={invalid('confirm')}
+      />
+    </>
   );
 }

@@ -1,21 +1,12 @@
-import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { Alert, Box, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
-import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
+import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { BAD_EMAIL, looksLikeEmail } from '../features/auth/accountRules.js';
-import { useRequestPasswordReset } from '../features/auth/passwordReset.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { resetFailureMessage, useRequestPasswordReset } from '../features/auth/passwordReset.js';
 
 const SEND_ERROR = 'Errore durante l’invio della richiesta. Riprova più tardi.';
-
-/** A refusal the person can act upon (a bad address, the rate limit) in the server's words. */
-function failureMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
-    return errorMessage(error, SEND_ERROR);
-  }
-  return SEND_ERROR;
-}
 
 /**
  * /forgot-password: the account's e-mail address, to which the server mails a link for a new
@@ -38,7 +29,7 @@ export default function ForgotPasswordPage() {
     setProblem(null);
     send.mutate(email.trim(), {
       onSuccess: ({ detail }) => setSent(detail),
-      onError: (error) => setProblem(failureMessage(error)),
+      onError: (error) => setProblem(resetFailureMessage(error, SEND_ERROR)),
     });
   };
 
@@ -59,11 +50,7 @@ export default function ForgotPasswordPage() {
       ) : (
         <Box component="form" noValidate onSubmit={submit}>
           <Stack spacing={2.5}>
-            {problem !== null && (
-              <Alert severity="error" role="alert">
-                {problem}
-              </Alert>
-            )}
+            <AuthProblem message={problem} />
             <TextInput
               label="Email"
               name="email"
@@ -77,19 +64,7 @@ export default function ForgotPasswordPage() {
               error={problem !== null}
               slotProps={{ htmlInput: { maxLength: 254 } }}
             />
-            <Button
-              type="submit"
-              variant="contained"
-              color="secondary"
-              size="large"
-              fullWidth
-              disabled={send.isPending}
-              startIcon={
-                send.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
-              }
-            >
-              Invia il link
-            </Button>
+            <AuthSubmit busy={send.isPending}>Invia il link</AuthSubmit>
             {toLogin}
           </Stack>
         </Box>

@@ -1,7 +1,7 @@
-import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
+import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -71,11 +71,7 @@ export default function LoginPage() {
     <AuthCard title="Accedi" subtitle="Entra per reagire, scaricare e caricare le tue scritte.">
       <Box component="form" noValidate onSubmit={submit}>
         <Stack spacing={2.5}>
-          {problem !== null && (
-            <Alert severity="error" role="alert">
-              {problem}
-            </Alert>
-          )}
+          <AuthProblem message={problem} />
           <TextInput
             label="Username"
             name="username"
@@ -102,17 +98,7 @@ export default function LoginPage() {
             }}
             error={problem !== null && password === ''}
           />
-          <Button
-            type="submit"
-            variant="contained"
-            color="secondary"
-            size="large"
-            fullWidth
-            disabled={login.isPending}
-            startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
-            Accedi
-          </Button>
+          <AuthSubmit busy={login.isPending}>Accedi</AuthSubmit>
           <AuthCardLink to="/forgot-password">Password dimenticata?</AuthCardLink>
           <AuthCardLink to="/register">Non hai un account? Registrati</AuthCardLink>
         </Stack>

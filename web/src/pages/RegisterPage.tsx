@@ -1,19 +1,14 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  CircularProgress,
-  FormControlLabel,
-  FormHelperText,
-  Link,
-  Stack,
-} from '@mui/material';
+import { Alert, Box, Checkbox, FormControlLabel, FormHelperText, Link, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
-import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
-import { PasswordField } from '../components/PasswordField.js';
+import {
+  AuthCard,
+  AuthCardLink,
+  AuthProblem,
+  AuthSubmit,
+  NewPasswordFields,
+} from '../components/AuthCard.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import {
@@ -21,13 +16,7 @@ import {
   useRegister,
   useRegistrationsOpen,
 } from '../features/auth/register.js';
-import {
-  BAD_EMAIL,
-  isPasswordTooShort,
-  looksLikeEmail,
-  PASSWORD_TOO_SHORT,
-  PASSWORDS_DIFFER,
-} from '../features/auth/accountRules.js';
+import { BAD_EMAIL, looksLikeEmail, newPasswordProblem } from '../features/auth/accountRules.js';
 import { useSession } from '../features/auth/useSession.js';
 import { ApiError } from '../lib/api.js';
 
@@ -86,10 +75,8 @@ export default function RegisterPage() {
       return { message: 'Compila tutti i campi.', fields: adult ? empty : [...empty, 'age'] };
     }
     if (!looksLikeEmail(form.email)) return { message: BAD_EMAIL, fields: ['email'] };
-    if (form.password !== form.confirm) return { message: PASSWORDS_DIFFER, fields: ['confirm'] };
-    if (isPasswordTooShort(form.password)) {
-      return { message: PASSWORD_TOO_SHORT, fields: ['password', 'confirm'] };
-    }
+    const passwordProblem = newPasswordProblem(form);
+    if (passwordProblem !== null) return passwordProblem;
     if (!adult) {
       return {
         message: 'Devi dichiarare di avere almeno 16 anni per registrarti.',
@@ -135,11 +122,7 @@ export default function RegisterPage() {
     <AuthCard title="Registrati" subtitle="Crea un account per salvare, scaricare e condividere.">
       <Box component="form" noValidate onSubmit={submit}>
         <Stack spacing={2.25}>
-          {problem !== null && (
-            <Alert severity="error" role="alert">
-              {problem.message}
-            </Alert>
-          )}
+          <AuthProblem message={problem?.message ?? null} />
           <TextInput
             label="Username"
             name="username"
@@ -164,26 +147,11 @@ export default function RegisterPage() {
             error={invalid('email')}
             slotProps={{ htmlInput: { maxLength: 254 } }}
           />
-          <PasswordField
+          <NewPasswordFields
             label="Password"
-            name="password"
-            autoComplete="new-password"
-            required
-            fullWidth
-            value={form.password}
-            onChange={change('password')}
-            error={invalid('password')}
-            helperText="Almeno 8 caratteri"
-          />
-          <PasswordField
-            label="Conferma Password"
-            name="confirm"
-            autoComplete="new-password"
-            required
-            fullWidth
-            value={form.confirm}
-            onChange={change('confirm')}
-            error={invalid('confirm')}
+            values={form}
+            onChange={(field, value) => setForm((current) => ({ ...current, [field]: value }))}
+            invalid={invalid}
           />
           <Box>
             <FormControlLabel
@@ -208,19 +176,7 @@ export default function RegisterPage() {
               </Link>
             </FormHelperText>
           </Box>
-          <Button
-            type="submit"
-            variant="contained"
-            color="secondary"
-            size="large"
-            fullWidth
-            disabled={register.isPending}
-            startIcon={
-              register.isPending ? <CircularProgress size={18} color="inherit" /> : undefined
-            }
-          >
-            Registrati
-          </Button>
+          <AuthSubmit busy={register.isPending}>Registrati</AuthSubmit>
           {toLogin}
         </Stack>
       </Box>

@@ -1,20 +1,21 @@
-import { Alert, Box, Button, CircularProgress, Stack } from '@mui/material';
+import { Alert, Box, Button, Stack } from '@mui/material';
 import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { AuthCard, AuthCardLink } from '../components/AuthCard.js';
-import { PasswordField } from '../components/PasswordField.js';
-import { usePageTitle } from '../components/usePageTitle.js';
 import {
-  isPasswordTooShort,
-  PASSWORD_TOO_SHORT,
-  PASSWORDS_DIFFER,
-} from '../features/auth/accountRules.js';
+  AuthCard,
+  AuthCardLink,
+  AuthProblem,
+  AuthSubmit,
+  NewPasswordFields,
+} from '../components/AuthCard.js';
+import { usePageTitle } from '../components/usePageTitle.js';
+import { newPasswordProblem, PASSWORD_TOO_SHORT } from '../features/auth/accountRules.js';
 import {
   INVALID_RESET_LINK,
+  resetFailureMessage,
   resetSecretOf,
   useConfirmPasswordReset,
 } from '../features/auth/passwordReset.js';
-import { ApiError, errorMessage } from '../lib/api.js';
 import { clearSession } from '../lib/session.js';
 
 const SAVE_ERROR = 'Errore durante il salvataggio della password. Riprova più tardi.';
@@ -24,13 +25,6 @@ type Field = 'password' | 'confirm';
 interface Problem {
   message: string;
   fields: Field[];
-}
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
-    return errorMessage(error, SAVE_ERROR);
-  }
-  return SAVE_ERROR;
 }
 
 /**
@@ -88,10 +82,6 @@ export default function ResetPasswordPage() {
     );
   }
 
-  const change = (field: Field) => (event: { target: { value: string } }) => {
-    setForm((current) => ({ ...current, [field]: event.target.value }));
-  };
-
   const check = (): Problem | null => {
     if (form.password === '' || form.confirm === '') {
       return {
@@ -99,11 +89,7 @@ export default function ResetPasswordPage() {
         fields: (['password', 'confirm'] as const).filter((field) => form[field] === ''),
       };
     }
-    if (form.password !== form.confirm) return { message: PASSWORDS_DIFFER, fields: ['confirm'] };
-    if (isPasswordTooShort(form.password)) {
-      return { message: PASSWORD_TOO_SHORT, fields: ['password', 'confirm'] };
-    }
-    return null;
+    return newPasswordProblem(form);
   };
 
   const submit = (event: SubmitEvent) => {
@@ -116,7 +102,7 @@ export default function ResetPasswordPage() {
       {
         onSuccess: ({ detail }) => setDone(detail),
         onError: (error) => {
-          const message = failureMessage(error);
+          const message = resetFailureMessage(error, SAVE_ERROR);
           setProblem({
             message,
             fields: message === PASSWORD_TOO_SHORT ? ['password', 'confirm'] : [],
@@ -131,44 +117,15 @@ export default function ResetPasswordPage() {
   return card(
     <Box component="form" noValidate onSubmit={submit}>
       <Stack spacing={2.5}>
-        {problem !== null && (
-          <Alert severity="error" role="alert">
-            {problem.message}
-          </Alert>
-        )}
-        <PasswordField
+        <AuthProblem message={problem?.message ?? null} />
+        <NewPasswordFields
           label="Nuova password"
-          name="password"
-          autoComplete="new-password"
+          values={form}
+          onChange={(field, value) => setForm((current) => ({ ...current, [field]: value }))}
+          invalid={invalid}
           autoFocus
-          required
-          fullWidth
-          value={form.password}
-          onChange={change('password')}
-          error={invalid('password')}
-          helperText="Almeno 8 caratteri"
         />
-        <PasswordField
-          label="Conferma Password"
-          name="confirm"
-          autoComplete="new-password"
-          required
-          fullWidth
-          value={form.confirm}
-          onChange={change('confirm')}
-          error={invalid('confirm')}
-        />
-        <Button
-          type="submit"
-          variant="contained"
-          color="secondary"
-          size="large"
-          fullWidth
-          disabled={save.isPending}
-          startIcon={save.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          Salva la nuova password
-        </Button>
+        <AuthSubmit busy={save.isPending}>Salva la nuova password</AuthSubmit>
         {problem?.message === INVALID_RESET_LINK ? newLink : null}
       </Stack>
     </Box>,

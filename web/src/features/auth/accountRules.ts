@@ -19,3 +19,15 @@ export function looksLikeEmail(value: string): boolean {
 export function isPasswordTooShort(password: string): boolean {
   return Array.from(password).length < PASSWORD_MIN_LENGTH;
 }
+
+/** What is wrong with a new password typed twice, and the fields it is about; null if nothing. */
+export function newPasswordProblem(values: {
+  password: string;
+  confirm: string;
+}): { message: string; fields: Array<'password' | 'confirm'> } | null {
+  if (values.password !== values.confirm) return { message: PASSWORDS_DIFFER, fields: ['confirm'] };
+  if (isPasswordTooShort(values.password)) {
+    return { message: PASSWORD_TOO_SHORT, fields: ['password', 'confirm'] };
+  }
+  return null;
+}

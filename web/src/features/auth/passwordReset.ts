@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../lib/api.js';
+import { api, ApiError, errorMessage } from '../../lib/api.js';
 
 interface Detail {
   detail: string;
@@ -34,4 +34,16 @@ export const INVALID_RESET_LINK =
 export function resetSecretOf(hash: string): string | null {
   const secret = hash.replace(/^#/, '');
   return /^[\w-]{1,200}$/.test(secret) ? secret : null;
+}
+
+/**
+ * What the pages of a reset say when a request fails: the server's own sentence for what the
+ * person can act upon (a bad address or password, a dead link, the rate limit), else `fallback`
+ * (the network, the server's own failure).
+ */
+export function resetFailureMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 429)) {
+    return errorMessage(error, fallback);
+  }
+  return fallback;
 }
