@@ -428,6 +428,52 @@ describe('reactions and downloads meeting the image’s deletion', () => {
   });
 });
 
+describe('reactions and downloads meeting the erasure of their own account', () => {
+  // The account's deletion is held open longer than the request takes to reach its write: the
+  // request was authenticated while the account was still there.
+  const HOLD_MS = 400;
+  const countRows = async (id: number) =>
+    (
+      await t.app.ctx.database.db
+        .selectFrom('interactions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('id_image', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n;
+
+  it('answer 401 to a like, and the image counts nothing', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const leaving = await createUser(t.app);
+    const deletion = await holdDeletion(t.config.database, 'users', leaving.id, HOLD_MS);
+    const response = await interact(image, 1, leaving.token);
+    await deletion.committed;
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    expect((await summary(image)).interactions_count.likes).toBe(0);
+    expect(await countRows(image)).toBe(0);
+  });
+
+  it('answer 401 to a download, and the image counts nothing', async () => {
+    const image = (await publishedImage(t.app, owner)).id_image;
+    const leaving = await createUser(t.app);
+    const deletion = await holdDeletion(t.config.database, 'users', leaving.id, HOLD_MS);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/images/${String(image)}/download`,
+      headers: bearer(leaving.token),
+    });
+    await deletion.committed;
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    expect((await summary(image)).interactions_count.downloads).toBe(0);
+    expect(await countRows(image)).toBe(0);
+  });
+});
+
 describe('liked images are private (D5)', () => {
   it('are listed for their owner only', async () => {
     const image = (await publishedImage(t.app, owner, { title: 'Da amare' })).id_image;

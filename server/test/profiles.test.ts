@@ -200,6 +200,21 @@ describe('follows', () => {
     ).toEqual({ is_following: false, followers_count: 0 });
   });
 
+  it('answers 401 to a follow whose own account is erased while it is written', async () => {
+    const followed = await createUser(t.app);
+    const leaving = await createUser(t.app);
+    const deletion = await holdDeletion(t.config.database, 'users', leaving.id, 400);
+    const response = await call('POST', `/api/users/${String(followed.id)}/follow`, leaving.token);
+    await deletion.committed;
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    expect(
+      (await call('GET', `/api/users/${String(followed.id)}/is-following`, followed.token)).json(),
+    ).toEqual({ is_following: false, followers_count: 0 });
+  });
+
   it('answers 404 to a follow whose account is deleted while it is written', async () => {
     const doomed = await createUser(t.app);
     const follower = await createUser(t.app);

@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { USER_MESSAGES } from '../users/users.rules.js';
-import { isUsable, type UsersService } from '../users/users.service.js';
+import { isUsable, refuseIfAccountGone, type UsersService } from '../users/users.service.js';
 import * as repo from './follows.repository.js';
 
 export const FOLLOW_MESSAGES = { self: 'Non puoi seguire te stesso.' } as const;
@@ -28,10 +28,14 @@ export function createFollowsService(db: Executor, clock: Clock, users: UsersSer
     async follow(follower: UserRow, userId: number) {
       if (follower.id_utente === userId) throw badRequest(FOLLOW_MESSAGES.self);
       await users.getPublic(userId);
-      // An account deleted since the look above: as if the look had come a moment later.
+      // An account deleted since the look above (the followed one, or the follower's own since
+      // the request was authenticated): as if the look had come a moment later.
       await whenRowGone(
         () => repo.follow(db, follower.id_utente, userId, clock.now().toISOString()),
-        () => users.getPublic(userId),
+        async () => {
+          await refuseIfAccountGone(db, follower.id_utente);
+          await users.getPublic(userId);
+        },
       );
       return state(follower.id_utente, userId);
     },

@@ -7,6 +7,7 @@ import type { Database, ImageStatus, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound, unauthorized } from '../../lib/errors.js';
 import { IMAGE_MESSAGES, type ImagesService, type Viewer } from '../images/images.service.js';
+import { refuseIfAccountGone } from '../users/users.service.js';
 import * as repo from './interactions.repository.js';
 import type { CounterColumn } from './interactions.repository.js';
 import type { ViewRecorder } from './view-recorder.js';
@@ -58,11 +59,14 @@ export function createInteractionsService(
   views: ViewRecorder,
 ) {
   /**
-   * A reaction's write, on an image found before its transaction began: a deletion committed
-   * since is 'Immagine non trovata' (404), as it would have been a moment later.
+   * A reaction's write, on an image and by an account found before its transaction began: an
+   * erasure of the account committed since is the 401 of a session that no longer holds, a
+   * deletion of the image 'Immagine non trovata' (404), as either would have been a moment
+   * later.
    */
-  function onExistingImage<T>(imageId: number, write: () => Promise<T>): Promise<T> {
+  function onExistingImage<T>(imageId: number, userId: number, write: () => Promise<T>) {
     return whenRowGone(write, async () => {
+      await refuseIfAccountGone(db, userId);
       if ((await repo.reactionTarget(db, imageId)) === undefined) {
         throw notFound(IMAGE_MESSAGES.notFound);
       }
@@ -73,7 +77,7 @@ export function createInteractionsService(
   async function toggle(imageId: number, user: UserRow, type: number) {
     const key = { id_image: imageId, id_utente: user.id_utente, id_tipo_interazione: type };
     const column = COUNTER_OF[type] ?? 'likes_count';
-    return onExistingImage(imageId, () =>
+    return onExistingImage(imageId, user.id_utente, () =>
       db.transaction().execute(async (trx) => {
         // Each statement sees what the others committed (PostgreSQL's READ COMMITTED): when
         // the same user's other toggle removed the row between this insert and this delete,
@@ -186,7 +190,7 @@ export function createInteractionsService(
     async recordDownload(image: { id_image: number; status: ImageStatus }, user: UserRow) {
       if (image.status !== 'approved') return;
       const imageId = image.id_image;
-      await onExistingImage(imageId, () =>
+      await onExistingImage(imageId, user.id_utente, () =>
         db.transaction().execute(async (trx) => {
           await repo.insertInteraction(trx, {
             id_image: imageId,

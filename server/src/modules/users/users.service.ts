@@ -44,6 +44,18 @@ export interface GeneratedAdministrator {
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
+/**
+ * A write of a request's own account that failed on its foreign key to the user: the account
+ * was erased after the request was authenticated. The answer is the 401 the request would
+ * have had a moment later (plugins/auth.ts), which ends the stale session, not a 500. An
+ * account still there leaves the failure to the caller's other checks.
+ */
+export async function refuseIfAccountGone(db: Executor, userId: number): Promise<void> {
+  if ((await repo.findUserById(db, userId)) === undefined) {
+    throw unauthorized(MESSAGES.invalidToken);
+  }
+}
+
 /** An account that may act: active and not waiting for erasure. */
 export function isUsable(user: Pick<UserRow, 'is_active' | 'deletion_requested_at'>): boolean {
   return user.is_active === 1 && user.deletion_requested_at === null;
