@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
+import { TEST_ENGINE } from './helpers/database.js';
 import { bearer, createUser, login, type TestUser } from './helpers/factories.js';
 import { holdWrite } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
@@ -342,6 +344,42 @@ describe('DELETE /api/users/me (D9)', () => {
       expect(erased.statusCode).toBe(200);
       expect(await likesOf(id)).toEqual({ counter: 1, rows: [fan.id] });
     });
+
+    // PostgreSQL only: SQLite's write transactions never run beside each other.
+    it.runIf(TEST_ENGINE === 'postgres')(
+      'counts out a like the user gives while being erased, written before the account goes',
+      async () => {
+        const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();
+        const leaving = await createUser(t.app);
+        const image = await publishedImage(t.app, await createUser(t.app));
+        const id = image.id_image;
+        const db = t.app.ctx.database.db;
+        // The image's row is held: the like, authenticated before the account was marked, has
+        // written its row and waits to raise the counter while the erasure runs.
+        const held = await holdWrite(
+          t.config.database,
+          [['UPDATE images SET likes_count = likes_count WHERE id_image = ?', [id]]],
+          HOLD_MS,
+        );
+        const like = call('POST', `/api/images/${id}/interactions`, leaving.token, {
+          id_tipo_interazione: 1,
+        });
+        for (;;) {
+          const { rows } = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'
+              AND query LIKE 'update "images" set "likes_count"%'
+          `.execute(db);
+          if ((rows[0]?.n ?? 0) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        const erased = await call('DELETE', `/api/admin/users/${leaving.id}`, admin.access_token);
+        await held.committed;
+        expect(erased.statusCode).toBe(200);
+        expect([200, 401]).toContain((await like).statusCode);
+        expect(await likesOf(id)).toEqual({ counter: 0, rows: [] });
+      },
+    );
 
     it('erases a user while an image they liked is being deleted, both done', async () => {
       const admin = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json();

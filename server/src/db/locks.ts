@@ -54,3 +54,18 @@ export async function holdImageRows(trx: Executor, ids: readonly number[]): Prom
     ORDER BY id_image FOR NO KEY UPDATE
   `.execute(trx);
 }
+
+/**
+ * Locks a user's row before the account is deleted with everything it did (an erasure's last
+ * transaction), and before that is read. A reaction or a download of the account's own that was
+ * authenticated before the account was marked may still be writing: its row refers to the user
+ * (a KEY SHARE lock on PostgreSQL), so this waits for it to commit, and what is read next
+ * includes it. Read first and locked only by the DELETE, that write was taken away by the
+ * cascade while its counter's +1 stayed (found by privacy.test.ts). Writes that begin after this
+ * wait for the deletion, then fail on their foreign key. SQLite's write transaction already
+ * excludes every other writer.
+ */
+export async function holdUserRow(trx: Executor, userId: number): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`SELECT id_utente FROM users WHERE id_utente = ${userId} FOR UPDATE`.execute(trx);
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import { whenRowGone } from '../../db/errors.js';
-import { holdImageRows } from '../../db/locks.js';
+import { holdImageRows, holdUserRow } from '../../db/locks.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, ImageStatus, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
@@ -157,8 +157,10 @@ export function createInteractionsService(
           await repo.recountCounters(trx, part);
         });
       }
-      // The account goes with whatever it did since the list was read.
+      // The account goes with whatever it did since the list was read, once the writes of its
+      // own under way have committed (holdUserRow).
       await db.transaction().execute(async (trx) => {
+        await holdUserRow(trx, userId);
         const touched = await repo.imagesTouchedBy(trx, userId);
         await holdImageRows(trx, touched);
         await deleteAccount(trx);
