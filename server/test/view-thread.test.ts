@@ -4,6 +4,7 @@ import { createViewRecorder } from '../src/modules/interactions/view-recorder.js
 import { startViewThread } from '../src/modules/interactions/view-thread.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createUser, type TestUser } from './helpers/factories.js';
+import { holdDeletion } from './helpers/held-write.js';
 import { publishedImage, uploadImage } from './helpers/images.js';
 
 /*
@@ -99,6 +100,34 @@ describe("the views' thread", () => {
 });
 
 describe('the views recorder', () => {
+  it.each(['images', 'users'] as const)(
+    'writes a batch in which a view’s %s row is deleted while the batch is written, without it',
+    async (table) => {
+      const viewer = await createUser(t.app);
+      const doomed = (await publishedImage(t.app, owner)).id_image;
+      const other = (await publishedImage(t.app, owner)).id_image;
+      const log = collectingLog();
+      const recorder = createViewRecorder(t.app.ctx.database.db, log, 60_000);
+      // The doomed row is the image of one view, or the user of the other.
+      expect(await recorder.record(viewOf(doomed, 'a:doomed'))).toBe('added');
+      expect(await recorder.record(viewOf(other, `u:${String(viewer.id)}`, viewer))).toBe('added');
+      // Deleted, and held uncommitted, while the batch is written: it finds the row still
+      // there, then (PostgreSQL) meets the deletion's lock with the row it writes.
+      const deletion = await holdDeletion(
+        t.config.database,
+        table,
+        table === 'images' ? doomed : viewer.id,
+        400,
+      );
+      await recorder.flush();
+      await deletion.committed;
+      // What the deletion left is written by this flush, not by a retry after a failure.
+      expect(log.lines).toEqual([]);
+      expect(await viewsCount(table === 'images' ? other : doomed)).toBe(1);
+      await recorder.close();
+    },
+  );
+
   it('counts a view once when its batch is written while the same view is being checked', async () => {
     const image = (await publishedImage(t.app, owner)).id_image;
     const db = t.app.ctx.database.db;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 import { holdImageRows } from '../../db/locks.js';
@@ -188,34 +188,52 @@ const viewTargetQuery = precompiled(
 
 /**
  * The waiting views whose image and (when logged in) user still exist: an image deleted or a
- * user erased while the views waited would fail the whole batch on its foreign key.
+ * user erased while the views waited would fail the whole batch on its foreign key. On
+ * PostgreSQL the rows found are also kept until the batch commits (users FOR KEY SHARE, as
+ * the views' foreign keys would take them, then the images FOR NO KEY UPDATE in id order, as
+ * their counters' update would): a deletion committing between this look and the INSERT made
+ * the whole batch fail on its foreign key, to be tried again 2 s later with an error logged
+ * (found by view-thread.test.ts). Now the deletion waits for the batch, or the batch for the
+ * deletion and then does not see the row. Users before images, as an erasure takes them
+ * (db/locks.ts holdUserRow), so the two never wait for each other in a circle.
  */
 export async function viewsStillValid<T extends { id_image: number; id_utente: number | null }>(
   db: Executor,
   views: readonly T[],
 ): Promise<T[]> {
-  const images = await existing(
-    views.map((view) => view.id_image),
-    (part) =>
-      db.selectFrom('images').select('id_image as id').where('id_image', 'in', part).execute(),
-  );
+  const locking = db.getExecutor().adapter instanceof PostgresAdapter;
   const users = await existing(
     views.flatMap((view) => (view.id_utente === null ? [] : [view.id_utente])),
     (part) =>
-      db.selectFrom('users').select('id_utente as id').where('id_utente', 'in', part).execute(),
+      db
+        .selectFrom('users')
+        .select('id_utente as id')
+        .where('id_utente', 'in', part)
+        .$if(locking, (query) => query.forKeyShare())
+        .execute(),
+  );
+  const images = await existing(
+    views.map((view) => view.id_image),
+    (part) =>
+      db
+        .selectFrom('images')
+        .select('id_image as id')
+        .where('id_image', 'in', part)
+        .$if(locking, (query) => query.orderBy('id_image').forNoKeyUpdate())
+        .execute(),
   );
   return views.filter(
     (view) => images.has(view.id_image) && (view.id_utente === null || users.has(view.id_utente)),
   );
 }
 
-/** Which of `ids` still exist, asked in chunks. */
+/** Which of `ids` still exist, asked in chunks, in id order (locks taken in one order). */
 async function existing(
   ids: readonly number[],
   query: (part: number[]) => Promise<Array<{ id: number }>>,
 ): Promise<Set<number>> {
   const found = new Set<number>();
-  for (const part of chunks([...new Set(ids)])) {
+  for (const part of chunks([...new Set(ids)].sort((a, b) => a - b))) {
     for (const row of await query(part)) found.add(row.id);
   }
   return found;
