@@ -434,6 +434,33 @@ describe('moderation', () => {
     expect(rejected.statusCode).toBe(200);
   });
 
+  it('answers 401 to an approval whose administrator is erased while it is written', async () => {
+    const leaving = await createUser(t.app);
+    await t.app.ctx.database.db
+      .updateTable('users')
+      .set({ is_superuser: 1 })
+      .where('id_utente', '=', leaving.id)
+      .execute();
+    const pending = await uploadImage(t.app, user);
+    const deletion = await holdDeletion(t.config.database, 'users', leaving.id, 400);
+    const approval = await call(
+      'PUT',
+      `/api/admin/approve-image/${pending.filename}`,
+      leaving.token,
+    );
+    await deletion.committed;
+    expect(approval.statusCode).toBe(401);
+    expect(approval.json()).toEqual({
+      detail: 'Sessione non valida o scaduta: effettua di nuovo l’accesso.',
+    });
+    const row = await t.app.ctx.database.db
+      .selectFrom('images')
+      .select('status')
+      .where('id_image', '=', pending.id_image)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending');
+  });
+
   describe('an approval carrying the category and tags chosen for it', () => {
     const statusOf = async (id: number) =>
       await t.app.ctx.database.db

@@ -11,6 +11,7 @@ import type { ImagesService } from '../images/images.service.js';
 import { createSearchService } from '../search/search.service.js';
 import { checkImageTagNames, type TaxonomyService } from '../taxonomy/taxonomy.service.js';
 import { TITLE_MAX_LENGTH } from '../uploads/uploads.service.js';
+import { refuseIfAccountGone } from '../users/users.service.js';
 import * as repo from './moderation.repository.js';
 import type { ModerationTarget } from './moderation.repository.js';
 import type { Classification } from './moderation.schemas.js';
@@ -103,7 +104,7 @@ export function createModerationService(
         await deps.onDecision?.(trx, target, decision, reason);
         return target;
       });
-    const image = await retryIfRowGone(write, classification.id_categoria);
+    const image = await retryIfRowGone(write, classification.id_categoria, admin.id_utente);
     deps.images.invalidateTrending();
     return { ...image, status: decision };
   }
@@ -111,12 +112,18 @@ export function createModerationService(
   /**
    * A tag or the category deleted while a write used them fails a foreign key (PostgreSQL):
    * once more with the tags looked up, or made, again; a category still gone is answered as
-   * one that did not exist.
+   * one that did not exist. So does a decision's reviewer (`reviewerId`) erased since the
+   * request was authenticated: that is the 401 of a session that no longer holds.
    */
-  function retryIfRowGone<T>(write: () => Promise<T>, categoryId: number | undefined) {
+  function retryIfRowGone<T>(
+    write: () => Promise<T>,
+    categoryId: number | undefined,
+    reviewerId?: number,
+  ) {
     return whenRowGone(
       () => onceMoreIfRowGone(write),
       async () => {
+        if (reviewerId !== undefined) await refuseIfAccountGone(db, reviewerId);
         if (categoryId !== undefined) await deps.taxonomy.requireCategory(categoryId);
       },
     );
