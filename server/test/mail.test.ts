@@ -30,9 +30,12 @@ interface Received {
 async function startSmtpServer(): Promise<{
   port: number;
   received: Received[];
+  /** Run while a message is being taken, before the server answers it. */
+  whileReceiving: { run?: () => Promise<void> };
   close(): Promise<void>;
 }> {
   const received: Received[] = [];
+  const whileReceiving: { run?: () => Promise<void> } = {};
   const server = new SMTPServer({
     authOptional: true,
     // Plain SMTP on the loopback: no certificate to trust in a test.
@@ -47,7 +50,7 @@ async function startSmtpServer(): Promise<{
           to: session.envelope.rcptTo.map((address) => address.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         });
-        callback();
+        void (whileReceiving.run?.() ?? Promise.resolve()).then(() => callback());
       });
     },
   });
@@ -56,6 +59,7 @@ async function startSmtpServer(): Promise<{
   return {
     port,
     received,
+    whileReceiving,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
@@ -207,6 +211,26 @@ describe('with an SMTP server', () => {
   });
   beforeEach(() => {
     smtp.received.length = 0;
+    smtp.whileReceiving.run = undefined;
+  });
+
+  it('keeps nothing of a message sent while its account’s erasure began (D9)', async () => {
+    const leaving = await createUser(t.app);
+    const image = await uploadPending(t, leaving, 'Muro in partenza');
+    await t.app.ctx.moderation.approve(image.filename, await adminRow(t.app));
+    // The erasure begins while the mail server takes the message: it leaves a message being
+    // sent to its job (forgetMailOf), which must then forget it itself.
+    smtp.whileReceiving.run = async () => {
+      await t.app.ctx.database.db
+        .updateTable('users')
+        .set({ deletion_requested_at: new Date().toISOString(), is_active: 0 })
+        .where('id_utente', '=', leaving.id)
+        .execute();
+    };
+    await t.app.ctx.jobs.runUntilIdle();
+    expect(smtp.received.map((mail) => mail.to)).toEqual([[leaving.email]]);
+    const mine = (await mailJobs(t.app)).at(-1);
+    expect(mine).toMatchObject({ status: 'done', payload: '{}' });
   });
 
   it('approval: the uploader receives an Italian message, text and HTML', async () => {
@@ -383,6 +407,34 @@ describe('without SMTP_URL', () => {
     expect(line?.['msg']).toBe('e-mail written to the outbox (SMTP_URL is not set)');
     expect(JSON.stringify(line)).not.toContain(user.email);
     expect(await mailJobs(t.app)).toMatchObject([{ status: 'done' }]);
+  });
+});
+
+describe('an account that asked to be erased, without SMTP_URL', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // The erasure waits its hour: what the mail job does meanwhile is what is seen.
+    t = await buildTestApp({ smtpUrl: undefined, erasureDelayMs: 3_600_000 });
+  });
+  afterAll(() => t.close());
+
+  it('gets no message queued before its request, and the job keeps none of it', async () => {
+    const leaving = await createUser(t.app);
+    const image = await uploadPending(t, leaving, 'Muro salutato');
+    await t.app.ctx.moderation.approve(image.filename, await adminRow(t.app));
+    const deletion = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me',
+      headers: bearer(leaving.token),
+      payload: { password: leaving.password },
+    });
+    expect(deletion.statusCode).toBe(200);
+    await t.app.ctx.jobs.runUntilIdle();
+
+    expect(await mailJobs(t.app)).toMatchObject([{ status: 'done', payload: '{}' }]);
+    const outbox = await fs.readdir(path.join(t.config.dataDir, 'outbox')).catch(() => []);
+    expect(outbox).toEqual([]);
   });
 });
 

@@ -44,7 +44,7 @@ export function createJobHandlers(
         await duplicates.indexImage(id);
       },
     }),
-    createMailJob(deps.mailer),
+    createMailJob(database.db, deps.mailer),
     createErasureJob(deps.eraseUser),
     createSearchRebuildJob(database.db, deps.clock, search),
   ];

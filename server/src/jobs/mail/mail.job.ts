@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { chunks } from '../../db/chunks.js';
 import type { Executor } from '../../db/executor.js';
 import type { Clock } from '../../lib/clock.js';
@@ -113,13 +114,41 @@ function isPermanentRefusal(error: unknown): boolean {
   return code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500;
 }
 
-export function createMailJob(mailer: Mailer): JobDefinition<MailPayload> {
+/**
+ * Whether the account a message was written to may still have it on record: not erased, nor
+ * waiting for its erasure. Asked once the message has gone: forgetMailOf leaves a message
+ * being sent to its worker (this job), so one sent while its account was being erased would
+ * otherwise keep the address and the text for a week as a done job, and its outbox copy for
+ * good.
+ */
+async function recipientStays(db: Executor, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('deletion_requested_at')
+    .where('id_utente', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined && row.deletion_requested_at === null;
+}
+
+export function createMailJob(db: Executor, mailer: Mailer): JobDefinition<MailPayload> {
+  /** The message's row keeps nothing of it (recorded done after this; a run again sends nothing). */
+  const forgetPayload = (jobId: number) =>
+    db.updateTable('jobs').set({ payload: '{}' }).where('id_job', '=', jobId).execute();
+  const stays = (payload: MailPayload) =>
+    payload.id_utente === undefined ? Promise.resolve(true) : recipientStays(db, payload.id_utente);
+
   return defineJob<MailPayload>({
     name: MAIL_JOB,
     maxAttempts: MAIL_MAX_ATTEMPTS,
     async run(payload, ctx) {
       // No address in the messages below: logs stay free of personal data (D9).
       if (!isMailPayload(payload)) throw new PermanentJobError('bad mail payload');
+      // D9: someone who asked to be forgotten gets no more mail, even one queued before.
+      if (!(await stays(payload))) {
+        await forgetPayload(ctx.job.id);
+        ctx.log.info({ id_job: ctx.job.id }, 'e-mail to an account being erased: not sent');
+        return;
+      }
       let delivery;
       try {
         delivery = await mailer.send(payload);
@@ -128,6 +157,13 @@ export function createMailJob(mailer: Mailer): JobDefinition<MailPayload> {
           throw new PermanentJobError('the mail server refused the recipient', { cause: error });
         }
         throw error;
+      }
+      // Its erasure began while it was being sent, and left it to this job (forgetMailOf).
+      if (!(await stays(payload))) {
+        await forgetPayload(ctx.job.id);
+        if (delivery.via === 'outbox') await fs.rm(delivery.file, { force: true });
+        ctx.log.info({ id_job: ctx.job.id }, 'e-mail sent to an account being erased: forgotten');
+        return;
       }
       if (delivery.via === 'outbox') {
         ctx.log.info(
