@@ -4,6 +4,7 @@ import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { forgetMailOf, MAIL_JOB } from './jobs/mail/mail.job.js';
 import { FULL_SIZE_JOB } from './jobs/full-size/full-size.job.js';
+import { IMAGE_ANALYSIS_JOB } from './jobs/image-analysis/image-analysis.job.js';
 import { createJobHandlers } from './jobs/handlers.js';
 import { createReaderProcess } from './jobs/image-analysis/reader-process.js';
 import { createWorker, type JobWorker } from './jobs/worker.js';
@@ -78,6 +79,10 @@ export async function createRuntime(
     // then), and for the e-mail that says it was approved or rejected: neither waits behind
     // the OCR backlog (a minute and more behind a few dozen photos), whatever the concurrency.
     reserved: { names: [FULL_SIZE_JOB, MAIL_JOB], slots: 1 },
+    // An image's full size and analysis fail for good only when the machine failed them (a
+    // full disk, a database busy for half an hour): left so, the image kept its display size
+    // and stayed out of search and of the duplicate finder for good.
+    retryFailedOnStart: [FULL_SIZE_JOB, IMAGE_ANALYSIS_JOB],
     housekeeping: [
       {
         name: 'orphan-files',

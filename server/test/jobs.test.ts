@@ -377,6 +377,49 @@ describe('job queue', () => {
     expect(log.lines.some((line) => line.msg === 'job failure hook threw')).toBe(true);
   });
 
+  it('queues the failed jobs of the names it is given again when it starts', async () => {
+    const clock = testClock();
+    let diskFull = true;
+    const ran: string[] = [];
+    const make = (name: string) =>
+      defineJob<{ n: number }>({
+        name,
+        maxAttempts: 2,
+        retryDelayMs: () => 0,
+        run() {
+          ran.push(name);
+          if (diskFull) throw new Error('ENOSPC: no space left on device');
+          return Promise.resolve();
+        },
+      });
+    const pipeline = make('test.pipeline');
+    const other = make('test.other');
+    const mended = await enqueueJob(database.db, clock, pipeline, { n: 1 });
+    const left = await enqueueJob(database.db, clock, other, { n: 2 });
+    const first = worker([pipeline, other], { clock });
+    for (let i = 0; i < 4; i += 1) await first.runUntilIdle();
+    expect((await job(mended)).status).toBe('failed');
+    expect((await job(left)).status).toBe('failed');
+
+    // The disk is freed and the server restarted.
+    diskFull = false;
+    ran.length = 0;
+    const log = testLogger();
+    const second = worker([pipeline, other], {
+      clock,
+      log,
+      retryFailedOnStart: ['test.pipeline'],
+    });
+    second.start();
+    await waitFor(async () => (await job(mended)).status === 'done');
+    await second.stop();
+    expect(await job(mended)).toMatchObject({ status: 'done', attempts: 1 });
+    // Only the names given: another job that failed stays failed, for inspection.
+    expect((await job(left)).status).toBe('failed');
+    expect(ran).toEqual(['test.pipeline']);
+    expect(log.lines.some((line) => line.msg === 'failed jobs queued again')).toBe(true);
+  });
+
   it('stop() waits for the running job, and gives up on it after the timeout', async () => {
     const clock = testClock();
     let release: () => void = () => undefined;

@@ -178,6 +178,29 @@ export async function renewJobLocks(
 }
 
 /** Deletes finished jobs last touched before the given instant; answers how many went. */
+/** Failed jobs of these names queued again from the start, due at `now`; how many. */
+export async function requeueFailedJobs(
+  db: Executor,
+  names: readonly string[],
+  now: string,
+): Promise<number> {
+  if (names.length === 0) return 0;
+  const result = await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      attempts: 0,
+      run_at: now,
+      locked_at: null,
+      locked_by: null,
+      updated_at: now,
+    })
+    .where('status', '=', 'failed')
+    .where('name', 'in', names)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function deleteDoneJobsBefore(db: Executor, before: string): Promise<number> {
   const result = await db
     .deleteFrom('jobs')

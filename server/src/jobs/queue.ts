@@ -11,6 +11,7 @@ import {
   markJobDone,
   markJobFailed,
   markJobForRetry,
+  requeueFailedJobs,
   type JobRow,
 } from './jobs.repository.js';
 
@@ -163,6 +164,18 @@ export async function failJob(
 /** How many jobs of these names are queued or running (failed ones never run again). */
 export function unfinishedJobs(db: Executor, names: readonly string[]): Promise<number> {
   return countUnfinishedJobs(db, names);
+}
+
+/**
+ * Failed jobs of these names, queued again with all their attempts: what a worker's start does
+ * for the jobs whose failures come from the machine (WorkerOptions.retryFailedOnStart).
+ */
+export function retryFailedJobs(
+  db: Executor,
+  clock: Clock,
+  names: readonly string[],
+): Promise<number> {
+  return requeueFailedJobs(db, names, clock.now().toISOString());
 }
 
 /** Deletes done jobs older than `keepMs` (default 7 days); failed ones stay for inspection. */

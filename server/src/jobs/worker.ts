@@ -13,6 +13,7 @@ import {
   failJob,
   pruneDoneJobs,
   retryDelayMs,
+  retryFailedJobs,
   type EnqueueOptions,
   type JobRow,
 } from './queue.js';
@@ -121,6 +122,13 @@ export interface WorkerOptions {
    * must be safe to run in several processes at once; a failure is logged, never fatal.
    */
   housekeeping?: readonly { name: string; run: () => Promise<unknown> }[];
+  /**
+   * Jobs of these names that failed for good are queued again, with all their attempts, when
+   * the worker starts: jobs whose failures come from the machine (a full disk, a database that
+   * stayed busy for half an hour), which a restart usually follows the mending of. A job that
+   * cannot succeed fails again after its attempts, once per start.
+   */
+  retryFailedOnStart?: readonly string[];
 }
 
 export interface JobWorker {
@@ -341,6 +349,17 @@ export function createWorker(options: WorkerOptions): JobWorker {
   // narrowing cannot see.
   const isStopping = (): boolean => stopping;
 
+  async function retryFailedOnStart(): Promise<void> {
+    const names = options.retryFailedOnStart ?? [];
+    if (names.length === 0) return;
+    try {
+      const queued = await retryFailedJobs(database.db, clock, names);
+      if (queued > 0) log.info({ workerId: id, queued, jobs: names }, 'failed jobs queued again');
+    } catch (error) {
+      log.warn({ err: error, workerId: id }, 'could not queue the failed jobs again');
+    }
+  }
+
   async function pollLoop(): Promise<void> {
     let consecutiveErrors = 0;
     while (!isStopping()) {
@@ -414,7 +433,7 @@ export function createWorker(options: WorkerOptions): JobWorker {
       if (loop !== undefined) return;
       if (stopping) throw new Error('a stopped job worker cannot start again');
       startHeartbeat();
-      loop = pollLoop();
+      loop = retryFailedOnStart().then(pollLoop);
       log.info({ workerId: id, jobs: names, concurrency }, 'job worker started');
     },
     stop(timeoutMs = DEFAULT_STOP_TIMEOUT_MS) {
