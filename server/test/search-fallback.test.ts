@@ -161,6 +161,35 @@ describe('GET /api/search, fallback', () => {
   });
 });
 
+describe('GET /api/search, fallback and Italian function words', () => {
+  it('does not take a photo holding only an article or a preposition of the query', async () => {
+    const muro = await wall('IL MURO CADRÀ', 10);
+    const bianco = await wall('MURO BIANCO', 11);
+    // Only 'il' of 'il muro': half of the words, but nothing a visitor looked for.
+    const tempo = await wall('IL TEMPO PASSA', 12);
+    const citta = await wall('LA CITTÀ È NOSTRA', 13);
+    const vecchia = await wall('CITTA VECCHIA', 14);
+    const notte = await wall('LA NOTTE', 15);
+    const berlino = await wall('BERLINO EST', 16);
+    const casa = await wall('LA CASA DI TUTTI', 17);
+
+    const ilMuro = await get(`/api/search?query=${encodeURIComponent('il muro')}`);
+    expect(ilMuro.body.images.map((image) => image.id_image)).toEqual([muro, bianco]);
+    expect(ilMuro.body.total).toBe(2);
+    expect(await found('la città')).toEqual([citta, vecchia]);
+    expect(await found('la città', '&order=newest')).toEqual([citta, vecchia]);
+    // Two words a visitor meant and one 'di': a photo holding one of the two is a partial
+    // match, one holding only 'di' is not.
+    const muroDiBerlino = await found('muro di berlino');
+    expect(new Set(muroDiBerlino)).toEqual(new Set([muro, bianco, berlino]));
+    expect(muroDiBerlino).not.toContain(casa);
+    // A query of function words alone still finds the photos holding them.
+    expect(await found('la')).toEqual(expect.arrayContaining([citta, notte, casa]));
+    expect(await found('la di')).toEqual(expect.arrayContaining([casa, citta, notte]));
+    expect(await found('il muro')).not.toContain(tempo);
+  });
+});
+
 describe('the vocabulary migration', () => {
   it('fills the vocabulary of a database whose documents were indexed before it', async () => {
     const db = t.app.ctx.database.db;

@@ -51,3 +51,23 @@ export const NOUNS_IN_ANO: ReadonlySet<string> = new Set(
     'vaticano veneziano veterano vulcano'
   ).split(' '),
 );
+
+/**
+ * Italian function words as the fold leaves them (search.text.ts foldForSearch): articles,
+ * prepositions simple and joined with an article, their elided forms ('l', 'dell', 'd' of
+ * "l'amore", "dell'anima", "d'amore"), and the commonest conjunctions ('e' is also 'è'). Half
+ * of the walls hold one of them, so a photo holding only these words of a query tells nothing
+ * of what was looked for: search's fallback (search.service.ts, looserMatches) does not count
+ * them towards the half of the words it asks for. Not used for the strict search, which still
+ * asks for every word, nor for indexing.
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'il lo la i gli le l un uno una ' +
+    'di a da in con su per tra fra d ' +
+    'del dello della dei degli delle dell al allo alla ai agli alle all ' +
+    'dal dallo dalla dai dagli dalle dall nel nello nella nei negli nelle nell ' +
+    'sul sullo sulla sui sugli sulle sull col coi ' +
+    'e ed o od ma che'
+  ).split(' '),
+);

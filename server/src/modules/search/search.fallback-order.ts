@@ -59,7 +59,8 @@ interface Group {
 }
 
 /**
- * Ranks the images of `lists` holding at least `needed` of `wordCount` query words, without
+ * Ranks the images of `lists` holding at least `needed` of `wordCount` query words (of those
+ * whose bits are in `counted`, every word by default), without
  * those in `exclude` and those holding every word with no slip (strict matches). A word's
  * lists come fewest slips first; an image in several of them counts with the first. A word
  * found in fewer photos tells more about which one was meant (as bm25's inverse document
@@ -72,6 +73,7 @@ export function orderFallback(
   wordCount: number,
   needed: number,
   exclude: ReadonlySet<number>,
+  counted: number = (1 << wordCount) - 1,
 ): FallbackOrder {
   if (wordCount > MAX_FALLBACK_WORDS) throw new RangeError('too many words for the fallback');
   const holding = new Array<number>(wordCount).fill(0);
@@ -103,7 +105,7 @@ export function orderFallback(
       holding[list.word] = (holding[list.word] ?? 0) + 1;
     }
     const words = popcount(state & WORDS_MASK);
-    if (words < needed || exclude.has(id)) continue;
+    if (popcount(state & counted) < needed || exclude.has(id)) continue;
     if (words === wordCount && state < SLIP_UNIT) continue;
     const group = byState.get(state);
     if (group === undefined) byState.set(state, [id]);

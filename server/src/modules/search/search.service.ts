@@ -20,7 +20,8 @@
  *   an indexed prefix of a common stem merges many terms, which is cheap only when it is rare.
  * - Then, when the strict search finds fewer images than a page (FALLBACK_BELOW), a fallback
  *   (issue 9: the text of a wall is read by OCR, and one misread letter used to lose the
- *   picture) adds after them the approved images holding at least half of the query words,
+ *   picture) adds after them the approved images holding at least half of the query words
+ *   (articles and prepositions not counted, unless the query has nothing else: FUNCTION_WORDS),
  *   each word whole or within one slip: a letter wrong, missing, extra, or two swapped, for
  *   words or stems of five letters or more (search.fuzzy.ts). More words matched first, then
  *   fewer slips, then rarer words (held by fewer photos), then (among the first two pages) the
@@ -55,6 +56,7 @@ import { isLockTimeout } from '../../db/errors.js';
 import { holdImageDocuments } from '../../db/locks.js';
 import { badRequest } from '../../lib/errors.js';
 import { orderFallback } from './search.fallback-order.js';
+import { FUNCTION_WORDS } from './italian-forms.js';
 import { nearness, neighboursOf, queryKeys } from './search.fuzzy.js';
 import {
   SEARCH_CANDIDATE_CAP,
@@ -284,7 +286,8 @@ export function createSearchService(
   }
 
   /**
-   * The fallback: approved images holding at least half of the query words (rounded up), each
+   * The fallback: approved images holding at least half of the query words (rounded up; of
+   * the words other than articles and prepositions when there are any), each
    * whole or within its allowed slips of a vocabulary term, the strict matches excluded. Best
    * first: more words matched, then fewer slips, then rarer words matched, then (NEAR_RANKED
    * first) nearer readings of the words lacking, then the most recently uploaded, in both
@@ -298,7 +301,13 @@ export function createSearchService(
     words: ReadonlyArray<{ word: string; stem: string }>,
     exclude: ReadonlySet<number>,
   ): Promise<{ ids: number[]; capped: boolean }> {
-    const needed = Math.ceil(words.length / 2);
+    // Half of the words a visitor meant: an article or a preposition ('il muro', 'la città')
+    // is held by half of the walls and alone would bring them all (FUNCTION_WORDS). It still
+    // ranks a photo holding it above one that does not. A query of such words only counts them.
+    const meant = words.flatMap(({ word }, index) => (FUNCTION_WORDS.has(word) ? [] : [index]));
+    const counting = meant.length > 0 ? meant : words.map((_, index) => index);
+    const needed = Math.ceil(counting.length / 2);
+    const counted = counting.reduce((bits, index) => bits | (1 << index), 0);
     // Every word's near terms from one vocabulary lookup: a term within a word's slips shares
     // one of that word's own keys, so the other words' keys add only terms neighboursOf drops.
     const keys = [...new Set(words.flatMap(({ word, stem }) => queryKeys(word, stem)))];
@@ -324,6 +333,7 @@ export function createSearchService(
       words.length,
       needed,
       exclude,
+      counted,
     );
     // The first NEAR_RANKED partial matches: within the same words and slips, the photo whose
     // reading comes nearest to the words it lacks first ('napoli muori' finds 'Napoli e poi
