@@ -190,6 +190,22 @@ describe('GET /api/search, fallback and Italian function words', () => {
   });
 });
 
+describe('GET /api/search, apostrophes', () => {
+  it('parts words at an apostrophe typed as a modifier letter, as at the others', async () => {
+    // U+02BC (ʼ), the apostrophe some keyboards and converters give, is a letter to Unicode: it
+    // glued 'sullʼasfalto' into one word that neither 'asfalto' nor "sull'asfalto" found.
+    const modifier = await publishedImage(t.app, writer, { title: 'Scritto sull\u02BCasfalto' });
+    const turned = await publishedImage(t.app, writer, { title: 'Specchio dell\u02BBanima' });
+    const typographic = await publishedImage(t.app, writer, { title: 'Un\u2019estate al mare' });
+    expect(await found('asfalto')).toEqual([modifier.id_image]);
+    expect(await found("sull'asfalto")).toEqual([modifier.id_image]);
+    expect(await found('sull\u2019asfalto')).toEqual([modifier.id_image]);
+    expect(await found('anima')).toEqual([turned.id_image]);
+    // Typed so in the query too.
+    expect(await found('un\u02BCestate')).toEqual([typographic.id_image]);
+  });
+});
+
 describe('the vocabulary migration', () => {
   it('fills the vocabulary of a database whose documents were indexed before it', async () => {
     const db = t.app.ctx.database.db;

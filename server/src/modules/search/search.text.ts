@@ -46,8 +46,11 @@ export function foldForSearch(text: string): string {
       .toLowerCase()
       .replace(/\p{M}+/gu, '')
       .replace(/[ßæœøłđðþı]/gu, (letter) => PLAIN_LETTERS[letter] ?? letter)
-      // '_' and every other punctuation or symbol separate words.
-      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      // '_' and every other punctuation or symbol separate words, and so do the modifier
+      // letters shaped as apostrophes and primes (U+02B9–U+02BF: 'ʼ', 'ʻ', 'ʽ'...), which some
+      // keyboards and converters type for "'": to Unicode they are letters, and
+      // "sullʼasfalto" was one word that 'asfalto' never found.
+      .replace(/(?:[^\p{L}\p{N}]|[\u02B9-\u02BF])+/gu, ' ')
       .trim()
   );
 }
@@ -60,8 +63,9 @@ export function foldForSearch(text: string): string {
  * 3: irregular plurals and nouns in '-ano' joined too (italian-forms.ts).
  * 4: PostgreSQL stores the terms as they are, not split again by its text parser
  *    (search.repository.ts, tsvectorText).
+ * 5: apostrophes typed as modifier letters (U+02B9–U+02BF) separate words (foldForSearch).
  */
-export const SEARCH_TERMS_VERSION = 4;
+export const SEARCH_TERMS_VERSION = 5;
 
 /** A stem this long or longer loses a final vowel Snowball kept; a shorter one ('mai') keeps it. */
 const MIN_STEM_WITH_VOWEL = 4;
