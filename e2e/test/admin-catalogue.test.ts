@@ -164,6 +164,52 @@ describe('Gestione Immagini', () => {
     await context.close();
   });
 
+  it('refuses to save over an edit another administrator made after the dialog opened', async () => {
+    const all = await adminApi<AdminImage[]>('/admin/images');
+    const target = all.find((image) => image.status === 'approved' && image.id_image % 2 === 1)!;
+    const { context, page } = await openAdmin('/admin/images');
+    await searchImages(page, target.filename, 'enter');
+    await expect.poll(() => rowIds(page)).toEqual([target.id_image]);
+    await row(page, target.id_image).getByRole('button', { name: 'Modifica' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifica Immagine' });
+    await dialog.getByRole('textbox', { name: 'Titolo' }).fill('Titolo da un modulo vecchio');
+
+    // Meanwhile another administrator gives it other tags.
+    await adminApi(`/admin/images/${target.id_image}`, {
+      method: 'PUT',
+      body: JSON.stringify({ tags: ['tag-del-collega'] }),
+    });
+
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog
+      .getByText(
+        'Un altro amministratore ha modificato questa immagine dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
+      )
+      .waitFor();
+    const kept = (await adminApi<AdminImage[]>('/admin/images')).find(
+      (image) => image.id_image === target.id_image,
+    )!;
+    expect(kept.tags).toEqual(['tag-del-collega']);
+    expect(kept.titolo_img).toBe(target.titolo_img);
+
+    // Reopened from the reloaded list, the dialog shows the colleague's tags and saves.
+    await dialog.getByRole('button', { name: 'Annulla' }).click();
+    await row(page, target.id_image).getByText('tag-del-collega').waitFor();
+    await row(page, target.id_image).getByRole('button', { name: 'Modifica' }).click();
+    await dialog.getByText('tag-del-collega').waitFor();
+    await dialog.getByRole('textbox', { name: 'Titolo' }).fill('Titolo dopo il ricarico');
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = (await adminApi<AdminImage[]>('/admin/images')).find(
+      (image) => image.id_image === target.id_image,
+    )!;
+    expect(saved).toMatchObject({
+      titolo_img: 'Titolo dopo il ricarico',
+      tags: ['tag-del-collega'],
+    });
+    await context.close();
+  });
+
   it('deletes an image after confirmation', async () => {
     const all = await adminApi<AdminImage[]>('/admin/images');
     const target = all.findLast((image) => image.status === 'approved')!;

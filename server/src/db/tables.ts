@@ -26,6 +26,8 @@ export interface UsersTable {
   token_version: ColumnType<number, number | undefined, number>;
   /** Raised with every change to the user's toggles: what the servers' memory of them is checked against. */
   reactions_version: ColumnType<number, number | undefined, number>;
+  /** Raised by every edit of the account: what a stale admin form is told apart by (409). */
+  revision: ColumnType<number, number | undefined, number>;
   /** When the user confirmed being at least 16 (D9); kept as proof of consent. */
   age_confirmed_at: Timestamp | null;
   /** Set by 'Elimina account' (D9); the erasure job deletes the user after it. */
@@ -98,6 +100,8 @@ export interface ImagesTable {
   dislikes_count: Counter;
   wow_count: Counter;
   views_count: Counter;
+  /** Raised by every change of title, category or tags: what a stale edit form is told apart by. */
+  revision: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   /** When the image became public; galleries are ordered by it, newest first. */
   published_at: Timestamp | null;

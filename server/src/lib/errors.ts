@@ -19,6 +19,8 @@ export const forbidden = (detail: string = MESSAGES.forbidden): HttpError =>
   new HttpError(403, detail);
 export const notFound = (detail: string = MESSAGES.notFound): HttpError =>
   new HttpError(404, detail);
+/** The request was made from a state of the resource that has changed since (a stale form). */
+export const conflict = (detail: string): HttpError => new HttpError(409, detail);
 
 /** Messages shared by several modules; feature-specific ones live with their feature. */
 export const MESSAGES = {
@@ -55,6 +57,8 @@ export function messageForStatus(status: number): string {
       return 'Formato di risposta non disponibile.';
     case 408:
       return 'La richiesta ha impiegato troppo tempo.';
+    case 409:
+      return 'I dati sono stati modificati nel frattempo: ricarica e riprova.';
     case 413:
       return MESSAGES.payloadTooLarge;
     case 414:

@@ -38,6 +38,8 @@ export interface AdminUser {
   image_score: number;
   interaction_score: number;
   total_score: number;
+  /** Sent back with an edit: the server refuses one made from an older state (409). */
+  revision: number;
   created_at: string;
 }
 
@@ -48,6 +50,8 @@ export interface AdminUserDetail {
   email: string;
   is_active: boolean;
   is_superuser: boolean;
+  /** Sent back with an edit: the server refuses one made from an older state (409). */
+  revision: number;
   created_at: string;
 }
 
@@ -58,6 +62,8 @@ export interface AdminUserInput {
   password?: string;
   is_active: boolean;
   is_superuser: boolean;
+  /** PUT only: the revision the form was filled with. */
+  revision?: number;
 }
 
 export interface AdminImage {
@@ -71,6 +77,8 @@ export interface AdminImage {
   /** 'pending', 'approved' or 'rejected' (D7: the admin list holds every status). */
   status: string;
   tags: string[];
+  /** Sent back with an edit: the server refuses one made from an older state (409). */
+  revision: number;
   created_at: string;
   thumbnail_url: string;
   stats: { likes: number; downloads: number; favorites: number; total_interactions: number };
@@ -81,6 +89,8 @@ export interface AdminImageInput {
   titolo_img?: string;
   id_categoria?: number;
   tags?: string[];
+  /** The revision of the row the dialog was opened with (a stale one answers 409). */
+  revision?: number;
 }
 
 export interface AdminCategory {

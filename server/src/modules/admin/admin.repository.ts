@@ -13,6 +13,7 @@ export interface UserWithScores {
   is_active: number;
   is_superuser: number;
   created_at: string;
+  revision: number;
   images_uploaded: number;
   total_interactions: number;
   received_likes: number;
@@ -29,6 +30,7 @@ export function usersWithScores(db: Executor, limit?: number): Promise<UserWithS
       'u.is_active',
       'u.is_superuser',
       'u.created_at',
+      'u.revision',
       eb
         .selectFrom('images as i')
         .select((e) => e.fn.countAll<number>().as('n'))

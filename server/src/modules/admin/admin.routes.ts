@@ -35,8 +35,13 @@ const AdminUser = Type.Object({
   image_score: Type.Integer(),
   interaction_score: Type.Integer(),
   total_score: Type.Integer(),
+  /** Sent back with an edit: a form filled before someone else's change gets a 409. */
+  revision: Type.Integer(),
   created_at: IsoDateTime,
 });
+
+/** One account for the edit forms: OwnUser with the revision they send back. */
+const AdminUserDetail = Type.Object({ ...OwnUser.properties, revision: Type.Integer() });
 
 const UserBody = (passwordRequired: boolean) =>
   Type.Object(
@@ -56,6 +61,19 @@ const UserBody = (passwordRequired: boolean) =>
     },
     { additionalProperties: false },
   );
+
+/**
+ * An edit's body: the creation's fields, the password optional, and (optional, SPEC's body
+ * lacks it) the revision of GET /admin/users the form was filled with: a later change makes
+ * the edit a 409 instead of being undone by it.
+ */
+const UserEditBody = Type.Object(
+  {
+    ...UserBody(false).properties,
+    revision: Type.Optional(Type.Integer({ title: 'Revisione', minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
 
 const Stats = Type.Object({
   total_stats: Type.Object({
@@ -92,6 +110,8 @@ const AdminImage = Type.Object({
   id_utente: Type.Integer(),
   status: Type.String(),
   tags: Type.Array(Type.String()),
+  /** Sent back with an edit: a form filled before someone else's change gets a 409. */
+  revision: Type.Integer(),
   created_at: IsoDateTime,
   thumbnail_url: Type.String(),
   stats: Type.Object({
@@ -177,7 +197,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     {
       schema: schema('One user, with e-mail', {
         params: IdParams,
-        response: { 200: OwnUser, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: AdminUserDetail, ...errorResponses(400, 401, 403, 404) },
       }),
     },
     (request) => admin.getUser(request.params.id),
@@ -188,7 +208,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     {
       schema: schema('Create a user', {
         body: UserBody(true),
-        response: { 201: OwnUser, ...errorResponses(400, 401, 403) },
+        response: { 201: AdminUserDetail, ...errorResponses(400, 401, 403) },
       }),
     },
     async (request, reply) => reply.status(201).send(await admin.createUser(request.body)),
@@ -199,8 +219,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     {
       schema: schema('Edit a user (empty password: unchanged)', {
         params: IdParams,
-        body: UserBody(false),
-        response: { 200: OwnUser, ...errorResponses(400, 401, 403, 404) },
+        body: UserEditBody,
+        response: { 200: AdminUserDetail, ...errorResponses(400, 401, 403, 404, 409) },
       }),
     },
     (request) => admin.updateUser(currentUser(request), request.params.id, request.body),
@@ -238,7 +258,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       schema: schema('Edit title, category and tags (by name; missing tags are created)', {
         params: IdParams,
         body: ImageEdit,
-        response: { 200: Done, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Done, ...errorResponses(400, 401, 403, 404, 409) },
       }),
     },
     async (request) => {

@@ -34,6 +34,13 @@ export interface AdminUserInput {
   password?: string | undefined;
   is_active?: boolean | undefined;
   is_superuser?: boolean | undefined;
+  /** PUT only: the revision the form was filled with (optional; a stale one answers 409). */
+  revision?: number | undefined;
+}
+
+/** An account as the back-office's forms edit it: OwnUser and the revision to send back. */
+function toAdminUserDetail(user: UserRow) {
+  return { ...toOwnUser(user), revision: user.revision };
 }
 
 function toAdminUser(row: UserWithScores) {
@@ -52,6 +59,7 @@ function toAdminUser(row: UserWithScores) {
     image_score: imageScore,
     interaction_score: interactionScore,
     total_score: imageScore + interactionScore,
+    revision: row.revision,
     created_at: row.created_at,
   };
 }
@@ -124,7 +132,7 @@ export function createAdminService(
     },
 
     async getUser(id: number) {
-      return toOwnUser(await target(id));
+      return toAdminUserDetail(await target(id));
     },
 
     async createUser(input: AdminUserInput) {
@@ -135,7 +143,7 @@ export function createAdminService(
         isActive: input.is_active ?? true,
         isSuperuser: input.is_superuser ?? false,
       });
-      return toOwnUser(user);
+      return toAdminUserDetail(user);
     },
 
     async updateUser(admin: UserRow, id: number, input: AdminUserInput) {
@@ -163,10 +171,11 @@ export function createAdminService(
           password: input.password,
           isActive,
           isSuperuser,
+          revision: input.revision,
         },
         lastAdmin,
       );
-      return toOwnUser(updated);
+      return toAdminUserDetail(updated);
     },
 
     /** D4/D9: an administrator's deletion erases at once, images and files included. */

@@ -417,8 +417,13 @@ export async function allTimeBestImageIds(
  * The back-office list: images of every status, newest upload first, optionally those whose
  * title, file name, uploader, category or a tag contains `term` (LIKE metacharacters escaped).
  */
-export function adminSearch(db: Executor, term: string, limit: number): Promise<ImageRow[]> {
-  let query = selectImages(db);
+export function adminSearch(
+  db: Executor,
+  term: string,
+  limit: number,
+): Promise<Array<ImageRow & { revision: number }>> {
+  // The revision goes back with the edit form (a stale one is refused), so only this list reads it.
+  let query = selectImages(db).select('i.revision');
   const cleaned = accentlessLower(term.normalize('NFC').trim());
   if (cleaned !== '') {
     const pattern = `%${cleaned.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

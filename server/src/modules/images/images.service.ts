@@ -250,6 +250,7 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
         id_utente: row.id_utente,
         status: row.status,
         tags: (extras.get(row.id_image)?.tags ?? []).map((tag) => tag.nome),
+        revision: row.revision,
         created_at: row.created_at,
         thumbnail_url: extras.get(row.id_image)?.urls.thumbnail_url ?? '',
         stats: {

@@ -9,6 +9,8 @@ export interface ModerationTarget {
   status: ImageStatus;
   id_categoria: number;
   id_utente: number;
+  /** Raised by each change of title, category or tags (migration 2026-12-05T0900). */
+  revision: number;
 }
 
 export function findTargetByFilename(
@@ -17,7 +19,7 @@ export function findTargetByFilename(
 ): Promise<ModerationTarget | undefined> {
   return db
     .selectFrom('images')
-    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
+    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente', 'revision'])
     .where('filename', '=', filename)
     .executeTakeFirst();
 }
@@ -42,7 +44,7 @@ export async function lockTarget(
   await holdImageDocuments(trx, dialect, [id]);
   return trx
     .selectFrom('images')
-    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente'])
+    .select(['id_image', 'filename', 'status', 'id_categoria', 'id_utente', 'revision'])
     .where('id_image', '=', id)
     .$if(dialect === 'postgres', (query) =>
       purpose === 'deletion' ? query.forUpdate() : query.forNoKeyUpdate(),
@@ -82,6 +84,15 @@ export async function decide(
 export async function deleteImageRow(db: Executor, id: number): Promise<void> {
   // image_tags and interactions go with it (ON DELETE CASCADE).
   await db.deleteFrom('images').where('id_image', '=', id).execute();
+}
+
+/** Marks a change of what the edit form shows: a form filled before it is now stale. */
+export async function bumpRevision(db: Executor, id: number): Promise<void> {
+  await db
+    .updateTable('images')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id_image', '=', id)
+    .execute();
 }
 
 export async function setTitle(db: Executor, id: number, title: string | null): Promise<void> {

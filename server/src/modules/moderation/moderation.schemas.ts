@@ -33,6 +33,8 @@ export const ImageEdit = Type.Object(
   {
     titolo_img: Type.Optional(Type.String({ title: 'Titolo', maxLength: TITLE_MAX_LENGTH })),
     ...classificationFields,
+    // The `revision` of GET /admin/images the form was filled with: a stale form gets a 409.
+    revision: Type.Optional(Type.Integer({ title: 'Revisione', minimum: 0 })),
   },
   { additionalProperties: false },
 );

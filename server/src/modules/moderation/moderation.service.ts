@@ -4,7 +4,7 @@ import { onceMoreIfRowGone, whenRowGone } from '../../db/errors.js';
 import type { Executor } from '../../db/executor.js';
 import type { Database, UserRow } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { cleanLine, cleanParagraphs } from '../../lib/typed-text.js';
 import { deleteImageFiles } from '../images/images.storage.js';
 import type { ImagesService } from '../images/images.service.js';
@@ -22,6 +22,8 @@ export const MODERATION_MESSAGES = {
   defaultReason: 'Nessun motivo specificato',
   uploaderLeaving:
     'L’autore ha chiesto di eliminare il suo account: l’immagine verrà cancellata con esso.',
+  staleEdit:
+    'Un altro amministratore ha modificato questa immagine dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
 } as const;
 
 export const REJECTION_REASON_MAX_LENGTH = 1000;
@@ -87,6 +89,9 @@ export function createModerationService(
           at: clock.now().toISOString(),
         });
         if (!decided) throw badRequest(MODERATION_MESSAGES.notPending);
+        if (classification.id_categoria !== undefined || classification.tags !== undefined) {
+          await repo.bumpRevision(trx, image.id_image);
+        }
         // Still uncounted: the counts are taken once, below, with the category it ends in.
         await deps.taxonomy.recategorise(
           trx,
@@ -149,6 +154,12 @@ export function createModerationService(
         titolo_img?: string | undefined;
         id_categoria?: number | undefined;
         tags?: string[] | undefined;
+        /**
+         * The image's revision the edit form was filled with (optional, SPEC's body lacks it):
+         * given and no longer current, the edit is refused with a 409 rather than undoing
+         * what someone saved meanwhile.
+         */
+        revision?: number | undefined;
       },
     ): Promise<void> {
       if (changes.tags !== undefined) checkImageTagNames(changes.tags);
@@ -156,6 +167,12 @@ export function createModerationService(
         db.transaction().execute(async (trx) => {
           const image = await repo.lockTarget(trx, dialect, id, 'change');
           if (image === undefined) throw notFound(MODERATION_MESSAGES.notFound);
+          // Read under the image's lock: an edit committed between the check and the write
+          // would otherwise slip past it.
+          if (changes.revision !== undefined && changes.revision !== image.revision) {
+            throw conflict(MODERATION_MESSAGES.staleEdit);
+          }
+          await repo.bumpRevision(trx, id);
           if (changes.titolo_img !== undefined) {
             const title = cleanLine(changes.titolo_img, TITLE_MAX_LENGTH);
             await repo.setTitle(trx, id, title === '' ? null : title);

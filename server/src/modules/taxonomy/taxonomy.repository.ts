@@ -229,6 +229,16 @@ export async function imageIdsWithTag(db: Executor, id: number): Promise<number[
   return rows.map((row) => row.id_image);
 }
 
+/** A tag's images whose edit form showed its old name (a rename) or showed it at all (a deletion). */
+export async function bumpRevisions(db: Executor, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('images')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id_image', 'in', ids)
+    .execute();
+}
+
 /** D6: the images of a deleted category move to category 1; the ids of the images moved. */
 export async function moveImagesToCategory(
   db: Executor,
@@ -237,7 +247,8 @@ export async function moveImagesToCategory(
 ): Promise<number[]> {
   const rows = await db
     .updateTable('images')
-    .set({ id_categoria: to })
+    // A move is an edit: a form filled with the old category is stale.
+    .set((eb) => ({ id_categoria: to, revision: eb('revision', '+', 1) }))
     .where('id_categoria', '=', from)
     .returning('id_image')
     .execute();

@@ -1,6 +1,7 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { holdImageDocuments, holdImageRows } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { categoryDisplayName, foldKey } from '../../lib/text.js';
@@ -229,15 +230,39 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   async function rename(taxonomy: Taxonomy, id: number, name: string) {
     const nome = cleanName(taxonomy, name);
     await refuseShownTwice(taxonomy, nome, id);
-    let row: TaxonomyRow | undefined;
-    try {
-      row = await repo.rename(db, taxonomy, id, { nome, nome_key: foldKey(nome) });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
-      throw error;
-    }
+    const write = async (tx: Executor) => {
+      try {
+        return await repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
+        throw error;
+      }
+    };
+    // Categories are chosen by id, so a form filled before a rename still means the same one.
+    const row =
+      taxonomy === 'categories'
+        ? await write(db)
+        : await db.transaction().execute(async (trx) => {
+            // Tags are sent by name: a form filled with the old one would bring it back.
+            const images = await lockImagesWithTag(trx, id);
+            const renamed = await write(trx);
+            await repo.bumpRevisions(trx, images);
+            return renamed;
+          });
     if (row === undefined) throw notFoundFor(taxonomy);
     return row;
+  }
+
+  /**
+   * The images carrying a tag, locked as moderation's edits lock an image (its search
+   * document first, then its row): their revisions are raised by the tag's rename or
+   * deletion, and an edit of one of them meanwhile waits for it, or is waited for.
+   */
+  async function lockImagesWithTag(trx: Executor, tagId: number): Promise<number[]> {
+    const images = (await repo.imageIdsWithTag(trx, tagId)).sort((a, b) => a - b);
+    await holdImageDocuments(trx, dialect, images);
+    await holdImageRows(trx, images);
+    return images;
   }
 
   const notFoundFor = (taxonomy: Taxonomy) =>
@@ -273,7 +298,9 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
         return [...images, ...late];
       }
       if ((await repo.findById(trx, taxonomy, id)) === undefined) throw notFoundFor(taxonomy);
-      const images = await repo.imageIdsWithTag(trx, id);
+      // A form still showing the tag would create it again on saving.
+      const images = await lockImagesWithTag(trx, id);
+      await repo.bumpRevisions(trx, images);
       await repo.remove(trx, taxonomy, id);
       return images;
     });

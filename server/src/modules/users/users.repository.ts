@@ -50,23 +50,29 @@ export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
 /**
  * Writes `changes`; `endSessions` moves the token version on in the statement itself, so two
  * edits at once never end up on the same version. With `ifVersion`, only while the account's
- * token version is still that one (undefined when it moved on meanwhile).
+ * token version is still that one (undefined when it moved on meanwhile); with `ifRevision`,
+ * only while its revision is (an administrator's form filled before another change). Every
+ * edit raises the revision.
  */
 export function updateUser(
   db: Executor,
   id: number,
-  changes: Omit<UserUpdate, 'token_version'>,
-  options: { endSessions: boolean; ifVersion?: number },
+  changes: Omit<UserUpdate, 'token_version' | 'revision'>,
+  options: { endSessions: boolean; ifVersion?: number; ifRevision?: number },
 ): Promise<UserRow | undefined> {
   let query = db
     .updateTable('users')
     .set((eb) => ({
       ...changes,
+      revision: eb('revision', '+', 1),
       ...(options.endSessions ? { token_version: eb('token_version', '+', 1) } : {}),
     }))
     .where('id_utente', '=', id);
   if (options.ifVersion !== undefined) {
     query = query.where('token_version', '=', options.ifVersion);
+  }
+  if (options.ifRevision !== undefined) {
+    query = query.where('revision', '=', options.ifRevision);
   }
   return query.returningAll().executeTakeFirst();
 }
@@ -151,6 +157,8 @@ export async function markForErasure(
       deletion_requested_at: at,
       updated_at: at,
       token_version: eb('token_version', '+', 1),
+      // The account turned inactive: a form still showing it active is stale.
+      revision: eb('revision', '+', 1),
     }))
     .where('id_utente', '=', userId);
   if (ifVersion !== undefined) query = query.where('token_version', '=', ifVersion);

@@ -103,4 +103,6 @@ export const USER_MESSAGES = {
   mixedScripts:
     'Lo username non può mescolare alfabeti diversi (per esempio lettere latine e cirilliche).',
   leaving: 'L’utente ha chiesto di eliminare il suo account: non può essere riattivato.',
+  staleEdit:
+    'Questo utente è stato modificato da qualcun altro dopo che l’hai aperto: ricarica per vedere i dati aggiornati e ripeti la modifica.',
 } as const;

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/executor.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import type { Clock } from '../../lib/clock.js';
 import { placeholderAddress } from '../../lib/email-address.js';
-import { badRequest, MESSAGES, notFound, unauthorized } from '../../lib/errors.js';
+import { badRequest, conflict, MESSAGES, notFound, unauthorized } from '../../lib/errors.js';
 import { foldKey, lowerCaseKey } from '../../lib/text.js';
 import { generatePassword, hashPassword, verifyPassword } from '../auth/passwords.js';
 import * as repo from './users.repository.js';
@@ -112,8 +112,8 @@ export function createUsersService(
   async function writeEdit(
     tx: Executor,
     user: UserRow,
-    update: Omit<UserUpdate, 'token_version'>,
-    options: { endSessions: boolean; ifVersion?: number },
+    update: Omit<UserUpdate, 'token_version' | 'revision'>,
+    options: { endSessions: boolean; ifVersion?: number; ifRevision?: number },
   ): Promise<UserRow> {
     let updated: UserRow | undefined;
     try {
@@ -123,7 +123,15 @@ export function createUsersService(
       throw error;
     }
     if (updated !== undefined) return updated;
-    if (options.ifVersion !== undefined && (await repo.findUserById(tx, user.id_utente))) {
+    const now = await repo.findUserById(tx, user.id_utente);
+    if (
+      options.ifRevision !== undefined &&
+      now !== undefined &&
+      now.revision !== options.ifRevision
+    ) {
+      throw conflict(USER_MESSAGES.staleEdit);
+    }
+    if (options.ifVersion !== undefined && now !== undefined) {
       // The session this edit came with ended meanwhile (a password set by an administrator,
       // a deactivation): it no longer speaks for the account.
       throw unauthorized(MESSAGES.invalidToken);
@@ -223,7 +231,7 @@ export function createUsersService(
     }
 
     // Only what the user changed: an administrator's edit made meanwhile is not written over.
-    const update: Omit<UserUpdate, 'token_version'> = {
+    const update: Omit<UserUpdate, 'token_version' | 'revision'> = {
       ...(username === user.username ? {} : { username, username_key: keys.username_key }),
       ...(email === user.email ? {} : { email, email_key: keys.email_key }),
       updated_at: timestamp(),
@@ -371,9 +379,16 @@ export function createUsersService(
       password: string | undefined;
       isActive: boolean;
       isSuperuser: boolean;
+      /** The revision the administrator's form was filled with; a later one answers 409. */
+      revision?: number | undefined;
     },
     refuse: () => Error,
   ): Promise<UserRow> {
+    // Before anything else: the form's other values were read from an account that has
+    // changed since, and writing them would undo that change (a deactivation, a new name).
+    if (changes.revision !== undefined && changes.revision !== user.revision) {
+      throw conflict(USER_MESSAGES.staleEdit);
+    }
     // D9: the owner asked for the erasure, which a tick cannot take back; ticked anyway, the
     // account stayed unusable while the form showed it active.
     if (user.deletion_requested_at !== null && user.is_active === 0 && changes.isActive) {
@@ -390,7 +405,7 @@ export function createUsersService(
       throw badRequest(USER_MESSAGES.taken);
     }
     const endSessions = newPassword !== undefined || (user.is_active === 1 && !changes.isActive);
-    const update: Omit<UserUpdate, 'token_version'> = {
+    const update: Omit<UserUpdate, 'token_version' | 'revision'> = {
       username,
       email,
       ...keys,
@@ -403,7 +418,13 @@ export function createUsersService(
       user,
       !changes.isActive || !changes.isSuperuser,
       refuse,
-      (trx) => writeEdit(trx, user, update, { endSessions }),
+      // Conditional on the revision read above (when the form sent one): a change committed
+      // since then is not written over.
+      (trx) =>
+        writeEdit(trx, user, update, {
+          endSessions,
+          ...(changes.revision === undefined ? {} : { ifRevision: user.revision }),
+        }),
     );
     if (updated.username !== user.username) await hooks.onRenamed?.(user.id_utente);
     return updated;

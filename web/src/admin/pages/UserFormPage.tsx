@@ -12,6 +12,7 @@ import {
   parseUserId,
   userBody,
   userFormOf,
+  type UserDraft,
   type UserFormValues,
 } from '../features/users/userForm.js';
 import { adminErrorMessage, InvalidShapeError } from '../shape.js';
@@ -20,6 +21,13 @@ import { ApiError } from '../../lib/api.js';
 const LOAD_ERROR = "Errore nel caricamento dell'utente";
 const SAVE_ERROR = "Errore durante il salvataggio dell'utente";
 const LIST = '/admin/users';
+
+/** A draft's form values, without the revision it carries along. */
+function withoutRevision(draft: UserDraft | null): Partial<UserFormValues> {
+  if (draft === null) return {};
+  const { revision: _revision, ...values } = draft;
+  return values;
+}
 
 /** The load failure: SPEC's message, with the server's reason (e.g. 'Utente non trovato'). */
 function loadErrorMessage(error: unknown): string {
@@ -34,13 +42,15 @@ interface UserFormProps {
   /** The account being edited, or null on /admin/users/new. */
   id: number | null;
   initial: UserFormValues;
+  /** The account's revision the values were filled from (edits only). */
+  revision?: number | undefined;
 }
 
 /**
  * The form itself, mounted once its starting values are known. The browser checks the
  * required fields and the e-mail format here (SPEC §2 says required); the server still decides.
  */
-function UserForm({ id, initial }: UserFormProps) {
+function UserForm({ id, initial, revision }: UserFormProps) {
   const editing = id !== null;
   const [values, setValues] = useState(initial);
   const create = useCreateUser();
@@ -50,7 +60,7 @@ function UserForm({ id, initial }: UserFormProps) {
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const input = userBody(values, editing);
+    const input = userBody(values, editing, revision);
     const back = (notice: string) => () => void navigate(LIST, { state: { notice } });
     if (id === null) create.mutate(input, { onSuccess: back('Utente creato') });
     else update.mutate({ id, input }, { onSuccess: back('Utente aggiornato') });
@@ -110,17 +120,20 @@ export default function UserFormPage() {
   else if (user.isError) error = loadErrorMessage(user.error);
 
   let initial: UserFormValues | null = null;
-  if (creating) initial = { ...EMPTY_USER_FORM, ...draft };
+  let revision: number | undefined;
+  if (creating) initial = { ...EMPTY_USER_FORM, ...withoutRevision(draft) };
   // The account as the server has it now (useUser asks again on mount), not a kept copy.
   else if (user.data !== undefined && user.isFetchedAfterMount) {
-    initial = { ...userFormOf(user.data), ...draft };
+    initial = { ...userFormOf(user.data), ...withoutRevision(draft) };
+    // A draft typed over an older state is saved against that state: changed since, a 409.
+    revision = draft?.revision ?? user.data.revision;
   }
 
   return (
     <AdminPage title={title} loading={initial === null} error={error}>
       {initial !== null && (
         // A new key for another account, so its values replace the previous one's.
-        <UserForm key={id ?? 'new'} id={id} initial={initial} />
+        <UserForm key={id ?? 'new'} id={id} initial={initial} revision={revision} />
       )}
     </AdminPage>
   );

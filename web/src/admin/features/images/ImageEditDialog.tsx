@@ -54,7 +54,13 @@ export function ImageEditDialog({ image, onSave, onClose }: ImageEditDialogProps
     setBusy(true);
     setError(null);
     try {
-      await onSave({ titolo_img: title, id_categoria: categoryId, tags: tagNames });
+      await onSave({
+        titolo_img: title,
+        id_categoria: categoryId,
+        tags: tagNames,
+        // The row the dialog opened with: an edit saved by someone else since makes this a 409.
+        revision: image.revision,
+      });
       onClose();
     } catch (failure) {
       setError(adminErrorMessage(failure, "Errore nel salvataggio dell'immagine"));

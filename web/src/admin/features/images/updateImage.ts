@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.js';
+import { api, ApiError } from '../../../lib/api.js';
 import { expectObject } from '../../shape.js';
 import type { AdminImageInput } from '../../types.js';
 import { refreshAfterImageChange } from './adminImages.js';
@@ -15,5 +15,11 @@ export function useUpdateImage() {
     mutationFn: ({ id, input }: { id: number; input: AdminImageInput }) =>
       updateAdminImage(id, input),
     onSuccess: () => refreshAfterImageChange(queryClient),
+    // Edited by someone else since the dialog opened (409): the list loads again, so the
+    // next opening shows their change.
+    onError: (error) =>
+      error instanceof ApiError && error.status === 409
+        ? refreshAfterImageChange(queryClient)
+        : undefined,
   });
 }

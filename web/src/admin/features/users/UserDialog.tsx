@@ -45,7 +45,7 @@ export function UserDialog({ user, onClose, onSaved }: UserDialogProps) {
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const input = userBody(values, editing);
+    const input = userBody(values, editing, user?.revision);
     if (user === null) {
       create.mutate(input, { onSuccess: () => onSaved('Utente creato') });
     } else {
@@ -58,7 +58,7 @@ export function UserDialog({ user, onClose, onSaved }: UserDialogProps) {
 
   const openPage = () => {
     const path = user === null ? '/admin/users/new' : `/admin/users/${user.id_utente}/edit`;
-    void navigate(path, { state: { draft: draftOf(values) } });
+    void navigate(path, { state: { draft: draftOf(values, user?.revision) } });
   };
 
   const title = editing ? 'Modifica Utente' : 'Nuovo Utente';

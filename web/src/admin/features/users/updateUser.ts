@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.js';
+import { api, ApiError } from '../../../lib/api.js';
 import { getUser, saveUser } from '../../../lib/session.js';
 import type { AdminUserDetail, AdminUserInput } from '../../types.js';
 import { invalidateAfterUserChange } from './keys.js';
@@ -18,5 +18,11 @@ export function useUpdateUser() {
       if (getUser()?.id_utente === saved.id_utente) saveUser(saved);
       return invalidateAfterUserChange(queryClient, 'update');
     },
+    // A stale form (409): the list and the form's account load again, so that the next
+    // opening shows what the other administrator saved.
+    onError: (error) =>
+      error instanceof ApiError && error.status === 409
+        ? invalidateAfterUserChange(queryClient, 'update')
+        : undefined,
   });
 }

@@ -36,9 +36,15 @@ export function userFormOf(
  * The body of POST or PUT /admin/users. Surrounding spaces are dropped from username and
  * e-mail (never meant, easy to paste); the password is sent as typed. On edit an empty
  * password is left out so the current one stays; on creation it is sent even when empty,
- * because the server decides what is valid (SPEC §5) and says why in Italian.
+ * because the server decides what is valid (SPEC §5) and says why in Italian. An edit carries
+ * the `revision` the form was filled from, so the server can refuse it (409) rather than let
+ * it undo a change someone else saved after the form was opened.
  */
-export function userBody(values: UserFormValues, editing: boolean): AdminUserInput {
+export function userBody(
+  values: UserFormValues,
+  editing: boolean,
+  revision?: number,
+): AdminUserInput {
   const body: AdminUserInput = {
     username: values.username.trim(),
     email: values.email.trim(),
@@ -46,6 +52,7 @@ export function userBody(values: UserFormValues, editing: boolean): AdminUserInp
     is_superuser: values.is_superuser,
   };
   if (!editing || values.password !== '') body.password = values.password;
+  if (editing && revision !== undefined) body.revision = revision;
   return body;
 }
 
@@ -53,14 +60,18 @@ export function userBody(values: UserFormValues, editing: boolean): AdminUserInp
  * What the dialog hands to the full-page form when the administrator switches to it, carried
  * in the navigation state. The password is left behind: history entries outlive the form.
  */
-export type UserDraft = Omit<UserFormValues, 'password'>;
+export type UserDraft = Omit<UserFormValues, 'password'> & {
+  /** The revision the dialog was filled from: the page saves the draft against it, not a later one. */
+  revision?: number;
+};
 
-export function draftOf(values: UserFormValues): UserDraft {
+export function draftOf(values: UserFormValues, revision?: number): UserDraft {
   return {
     username: values.username,
     email: values.email,
     is_active: values.is_active,
     is_superuser: values.is_superuser,
+    ...(revision === undefined ? {} : { revision }),
   };
 }
 
@@ -69,7 +80,7 @@ export function draftFromState(state: unknown): UserDraft | null {
   if (typeof state !== 'object' || state === null || !('draft' in state)) return null;
   const draft: unknown = state.draft;
   if (typeof draft !== 'object' || draft === null) return null;
-  const { username, email, is_active, is_superuser } = draft as Record<string, unknown>;
+  const { username, email, is_active, is_superuser, revision } = draft as Record<string, unknown>;
   if (
     typeof username !== 'string' ||
     typeof email !== 'string' ||
@@ -78,7 +89,13 @@ export function draftFromState(state: unknown): UserDraft | null {
   ) {
     return null;
   }
-  return { username, email, is_active, is_superuser };
+  return {
+    username,
+    email,
+    is_active,
+    is_superuser,
+    ...(typeof revision === 'number' && Number.isInteger(revision) ? { revision } : {}),
+  };
 }
 
 /** The id of /admin/users/:id/edit, or null when it cannot name a user. */
