@@ -285,6 +285,34 @@ describe('Gestione Categorie', () => {
     await context.close();
   });
 
+  it('exports the list as a CSV that an Italian spreadsheet opens: semicolons, UTF-8 marked', async () => {
+    await createCategory(server.url, adminToken, 'messaggi_città_e2e');
+    const opened = await openSession(browser, server.url, adminToken, {
+      viewport: VIEWPORTS.desktop,
+      acceptDownloads: true,
+    });
+    const { context, page } = opened;
+    await page.goto(`${server.url}/admin/categories`);
+    await page.getByRole('button', { name: 'Esporta' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Esporta in CSV' }).click(),
+    ]);
+    const path = await download.path();
+    const bytes = await (await import('node:fs/promises')).readFile(path);
+    // Excel guesses a file without the byte order mark as Windows-1252: 'Città' read 'CittÃ '.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString('utf8');
+    const [header, ...lines] = text.split(/\r?\n/);
+    // Italian Excel splits columns on ';' (its list separator), a ',' file lands in one column.
+    expect(header?.split(';').length).toBeGreaterThan(2);
+    // The name as the grid shows it, its accent intact; the date Italian, unquoted.
+    expect(lines.find((line) => line.includes(';Città E2e;'))).toMatch(
+      /^\d+;Città E2e;0;\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/u,
+    );
+    await context.close();
+  });
+
   it('lists the categories by the names it shows, in Italian alphabetical order', async () => {
     const categories = await adminApi<(Named & { id_categoria: number })[]>('/admin/categories');
     const shown = categories.map((category) => categoryDisplayName(category.nome));

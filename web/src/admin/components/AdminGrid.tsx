@@ -12,6 +12,14 @@ export const PAGE_SIZES = [10, 25, 50, 100];
 
 const localeText = itIT.components.MuiDataGrid.defaultProps.localeText;
 
+/**
+ * The toolbar's CSV export, for the spreadsheet an Italian administrator opens it with: Excel
+ * in Italian splits columns on ';' (its list separator; a ',' file lands in one column, and
+ * the dates' own comma would split them) and reads a file without the UTF-8 byte order mark as
+ * Windows-1252, so 'Città' came out 'CittÃ '.
+ */
+const CSV_OPTIONS = { delimiter: ';', utf8WithBom: true } as const;
+
 export const EMPTY_SELECTION: GridRowSelectionModel = { type: 'include', ids: new Set() };
 
 /**
@@ -85,6 +93,7 @@ export function AdminGrid<Row extends GridValidRowModel>({
         label={label}
         loading={loading}
         showToolbar
+        slotProps={{ toolbar: { csvOptions: CSV_OPTIONS } }}
         checkboxSelection
         disableRowSelectionOnClick
         // 'Select all' lists the rows it ticked. As an exclude model ('every row but none') it
