@@ -22,6 +22,7 @@ interface ApiAdminUser {
   id_utente: number;
   username: string;
   email: string;
+  revision: number;
   is_active: boolean;
   is_superuser: boolean;
 }
@@ -171,9 +172,16 @@ describe('Gestione Utenti', () => {
     await updated.getByText('Disattivato', { exact: true }).waitFor();
     const saved = (await apiUsers()).users.find((user) => user.id_utente === target.id_utente);
     expect(saved).toMatchObject({ email: newEmail, is_active: false, is_superuser: false });
-    // An empty password is not sent: the current one stays.
+    // An empty password is not sent: the current one stays. The revision the row was listed
+    // with goes back, so an edit someone saved meanwhile would be a 409, not undone.
     expect(sent).toEqual([
-      { username: target.username, email: newEmail, is_active: false, is_superuser: false },
+      {
+        username: target.username,
+        email: newEmail,
+        is_active: false,
+        is_superuser: false,
+        revision: target.revision,
+      },
     ]);
     await context.close();
   });
