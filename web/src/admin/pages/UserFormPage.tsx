@@ -50,9 +50,13 @@ interface UserFormProps {
  * The form itself, mounted once its starting values are known. The browser checks the
  * required fields and the e-mail format here (SPEC §2 says required); the server still decides.
  */
-function UserForm({ id, initial, revision }: UserFormProps) {
+function UserForm({ id, initial, revision: initialRevision }: UserFormProps) {
   const editing = id !== null;
   const [values, setValues] = useState(initial);
+  // Kept with the values it goes with: after a 409 the account is loaded again, and taking the
+  // new revision while the fields still hold the old values would let the next Salva undo the
+  // other change after all.
+  const [revision] = useState(initialRevision);
   const create = useCreateUser();
   const update = useUpdateUser();
   const mutation = editing ? update : create;
