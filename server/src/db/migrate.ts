@@ -16,7 +16,7 @@ import * as searchPublishedBounds from './migrations/2026-12-01T2100-search-publ
 import * as searchRankDocuments from './migrations/2026-12-02T1400-search-rank-documents.js';
 import * as accentlessLower from './migrations/2026-12-03T0800-accentless-lower.js';
 import * as passwordResets from './migrations/2026-12-04T0100-password-resets.js';
-import * as editRevisions from './migrations/2026-12-05T0900-edit-revisions.js';
+import * as editRevisions from './migrations/2026-12-04T0300-edit-revisions.js';
 import type { Database } from './tables.js';
 
 /*
@@ -41,7 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02T1400-search-rank-documents': searchRankDocuments,
   '2026-12-03T0800-accentless-lower': accentlessLower,
   '2026-12-04T0100-password-resets': passwordResets,
-  '2026-12-05T0900-edit-revisions': editRevisions,
+  '2026-12-04T0300-edit-revisions': editRevisions,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -9,7 +9,7 @@ export interface ModerationTarget {
   status: ImageStatus;
   id_categoria: number;
   id_utente: number;
-  /** Raised by each change of title, category or tags (migration 2026-12-05T0900). */
+  /** Raised by each change of title, category or tags (migration 2026-12-04T0300). */
   revision: number;
 }
 
