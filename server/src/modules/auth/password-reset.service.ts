@@ -24,8 +24,6 @@ import * as repo from './password-reset.repository.js';
 export const RESET_LINK_MINUTES = 60;
 /** A request this soon after the last one sends no second e-mail: one message per burst. */
 export const RESET_RESEND_MS = 60_000;
-/** The secret's length in the link: 32 bytes in base64url. */
-export const RESET_SECRET_LENGTH = 43;
 
 export const RESET_MESSAGES = {
   requested:
