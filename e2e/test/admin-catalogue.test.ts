@@ -186,6 +186,7 @@ describe('Gestione Immagini', () => {
         'Un altro amministratore ha modificato questa immagine dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
       )
       .waitFor();
+    await screenshot(page, 'admin-images-edit-stale-desktop');
     const kept = (await adminApi<AdminImage[]>('/admin/images')).find(
       (image) => image.id_image === target.id_image,
     )!;
