@@ -185,6 +185,17 @@ async function mailJobs(app: App) {
     .execute();
 }
 
+/** 'Elimina account' (D9): the account is marked for its erasure. */
+async function requestErasure(t: TestApp, user: TestUser): Promise<void> {
+  const deletion = await t.app.inject({
+    method: 'DELETE',
+    url: '/api/users/me',
+    headers: bearer(user.token),
+    payload: { password: user.password },
+  });
+  expect(deletion.statusCode).toBe(200);
+}
+
 async function uploadPending(t: TestApp, user: TestUser, title: string) {
   const image = await uploadImage(t.app, user, { title });
   await postponeAnalysis(t.app);
@@ -316,13 +327,7 @@ describe('with an SMTP server', () => {
   it('writes nothing to an account awaiting its erasure, even ticked active again', async () => {
     const leaving = await createUser(t.app);
     const image = await uploadPending(t, leaving, 'Ultimo muro');
-    const deletion = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/users/me',
-      headers: bearer(leaving.token),
-      payload: { password: leaving.password },
-    });
-    expect(deletion.statusCode).toBe(200);
+    await requestErasure(t, leaving);
     const adminToken = (await login(t.app, TEST_ADMIN.username, TEST_ADMIN.password)).json<{
       access_token: string;
     }>().access_token;
@@ -423,13 +428,7 @@ describe('an account that asked to be erased, without SMTP_URL', () => {
     const leaving = await createUser(t.app);
     const image = await uploadPending(t, leaving, 'Muro salutato');
     await t.app.ctx.moderation.approve(image.filename, await adminRow(t.app));
-    const deletion = await t.app.inject({
-      method: 'DELETE',
-      url: '/api/users/me',
-      headers: bearer(leaving.token),
-      payload: { password: leaving.password },
-    });
-    expect(deletion.statusCode).toBe(200);
+    await requestErasure(t, leaving);
     await t.app.ctx.jobs.runUntilIdle();
 
     expect(await mailJobs(t.app)).toMatchObject([{ status: 'done', payload: '{}' }]);

@@ -177,7 +177,6 @@ export async function renewJobLocks(
     .execute();
 }
 
-/** Deletes finished jobs last touched before the given instant; answers how many went. */
 /** Failed jobs of these names queued again from the start, due at `now`; how many. */
 export async function requeueFailedJobs(
   db: Executor,
@@ -201,6 +200,7 @@ export async function requeueFailedJobs(
   return Number(result.numUpdatedRows);
 }
 
+/** Deletes finished jobs last touched before the given instant; answers how many went. */
 export async function deleteDoneJobsBefore(db: Executor, before: string): Promise<number> {
   const result = await db
     .deleteFrom('jobs')

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
-import { useEffect, useState, type ReactNode, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import {
   AuthCard,
@@ -39,11 +39,6 @@ export default function ResetPasswordPage() {
   const [form, setForm] = useState({ password: '', confirm: '' });
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
-
-  // Every session of the account has ended on the server: this browser's one goes too.
-  useEffect(() => {
-    if (done !== null) clearSession();
-  }, [done]);
 
   const newLink = <AuthCardLink to="/forgot-password">Chiedi un nuovo link</AuthCardLink>;
   const card = (children: ReactNode) => (
@@ -100,7 +95,11 @@ export default function ResetPasswordPage() {
     save.mutate(
       { token: secret, password: form.password },
       {
-        onSuccess: ({ detail }) => setDone(detail),
+        onSuccess: ({ detail }) => {
+          // Every session of the account has ended on the server: this browser's one goes too.
+          clearSession();
+          setDone(detail);
+        },
         onError: (error) => {
           const message = resetFailureMessage(error, SAVE_ERROR);
           setProblem({

@@ -33,7 +33,12 @@ export function escapeHtml(value: string): string {
  * against. `siteUrl` is the site's origin (PUBLIC_URL).
  */
 export function imageLink(id_image: number, siteUrl: string): string {
-  return `${siteUrl.replace(/\/+$/, '')}/image/${String(id_image)}`;
+  return siteLink(siteUrl, `/image/${String(id_image)}`);
+}
+
+/** A path of the web app as a whole address: the site's origin (PUBLIC_URL) before it. */
+function siteLink(siteUrl: string, path: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}${path}`;
 }
 
 export interface DecisionMailInput {
@@ -94,7 +99,7 @@ export function rejectionMail(input: DecisionMailInput & { reason: string }): Ou
  * so it stays out of access logs and of the pages the reset page links to.
  */
 export function passwordResetLink(secret: string, siteUrl: string): string {
-  return `${siteUrl.replace(/\/+$/, '')}/reset-password#${secret}`;
+  return siteLink(siteUrl, `/reset-password#${secret}`);
 }
 
 export function passwordResetMail(input: {

@@ -249,36 +249,29 @@ export function createUsersService(
   }
 
   /**
-   * The account a login names, under its folded key; an account the migration of 2026-11-27
-   * left on its lower-case key (its folded key was already held) is found by its exact name.
+   * The account holding `value` (a name or an address, in its stored form) under its folded
+   * key. An account the migration of 2026-11-27 left on its lower-case key (its folded key was
+   * already held) is found there by its exact value.
    */
-  async function findByUsername(requested: string): Promise<UserRow | undefined> {
-    const username = normalizeUsername(requested);
-    const key = foldKey(username);
-    const before = lowerCaseKey(username);
-    if (before === key) return repo.findUserByUsernameKey(db, key);
-    const [folded, lowerCased] = await Promise.all([
-      repo.findUserByUsernameKey(db, key),
-      repo.findUserByUsernameKey(db, before),
-    ]);
-    return lowerCased?.username === username ? lowerCased : (folded ?? lowerCased);
+  async function findUnderKeys(
+    field: 'username' | 'email',
+    value: string,
+  ): Promise<UserRow | undefined> {
+    const find = field === 'username' ? repo.findUserByUsernameKey : repo.findUserByEmailKey;
+    const key = foldKey(value);
+    const before = lowerCaseKey(value);
+    if (before === key) return find(db, key);
+    const [folded, lowerCased] = await Promise.all([find(db, key), find(db, before)]);
+    return lowerCased?.[field] === value ? lowerCased : (folded ?? lowerCased);
   }
 
-  /**
-   * The account an e-mail address belongs to, under its folded key; one the migration of
-   * 2026-11-27 left on its lower-case key is found by its exact address, as findByUsername does.
-   */
-  async function findByEmail(requested: string): Promise<UserRow | undefined> {
-    const email = requested.normalize('NFC').trim();
-    const key = foldKey(email);
-    const before = lowerCaseKey(email);
-    if (before === key) return repo.findUserByEmailKey(db, key);
-    const [folded, lowerCased] = await Promise.all([
-      repo.findUserByEmailKey(db, key),
-      repo.findUserByEmailKey(db, before),
-    ]);
-    return lowerCased?.email === email ? lowerCased : (folded ?? lowerCased);
-  }
+  /** The account a login names. */
+  const findByUsername = (requested: string) =>
+    findUnderKeys('username', normalizeUsername(requested));
+
+  /** The account an e-mail address belongs to (a forgotten password's request). */
+  const findByEmail = (requested: string) =>
+    findUnderKeys('email', requested.normalize('NFC').trim());
 
   /**
    * A new password set through a link of the password reset, in that flow's transaction: only
