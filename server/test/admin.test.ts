@@ -926,6 +926,27 @@ describe('images, categories and tags', () => {
     expect(names.map((row) => row.nome)).toEqual(['Città vecchia']);
   });
 
+  it('makes one of two categories shown alike when both are asked for at once', async () => {
+    // Different stored keys, one name on screen: only the shown-name check can refuse the
+    // second, and before it was read before the write, so both passed it at the same instant.
+    const answers = await Promise.all(
+      ['messaggi_molo_nuovo', 'Molo nuovo', 'MESSAGGIO_molo__nuovo'].map((nome) =>
+        asAdmin('POST', '/api/admin/categories', { nome }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 400, 400]);
+    const other = await asAdmin('POST', '/api/admin/categories', { nome: 'messaggi_darsena' });
+    const renames = await Promise.all(
+      [other.json().id_categoria, answers.find((a) => a.statusCode === 201)!.json().id_categoria]
+        .map((id: number, index) => [id, index === 0 ? 'Faro alto' : 'messaggi_faro_alto'] as const)
+        .map(([id, nome]) => asAdmin('PUT', `/api/admin/categories/${id}`, { nome })),
+    );
+    expect(renames.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    const names = (await asAdmin('GET', '/api/admin/categories')).json<Array<{ nome: string }>>();
+    expect(names.filter((row) => /faro/iu.test(row.nome))).toHaveLength(1);
+    expect(names.filter((row) => /molo|darsena/iu.test(row.nome))).toHaveLength(1);
+  });
+
   it('takes an image’s tags of 50 letters after a #, and refuses one longer, changing nothing', async () => {
     const image = await publishedImage(t.app, user, { tags: ['muro'] });
     const url = `/api/admin/images/${image.id_image}`;

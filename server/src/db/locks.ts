@@ -69,3 +69,17 @@ export async function holdUserRow(trx: Executor, userId: number): Promise<void> 
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
   await sql`SELECT id_utente FROM users WHERE id_utente = ${userId} FOR UPDATE`.execute(trx);
 }
+
+/**
+ * Held by a category's creation or rename from its check of the names on screen to its write:
+ * two names with different stored keys may read alike ('messaggi_molo' and 'Molo'), which no
+ * constraint can refuse, so the second writer must read after the first one commits. Taken
+ * first in its transaction, before any row. SQLite's write transaction already excludes every
+ * other writer.
+ */
+export const CATEGORY_NAMES_LOCK = 0x6d72;
+
+export async function holdCategoryNames(trx: Executor, dialect: Dialect): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`SELECT pg_advisory_xact_lock(${CATEGORY_NAMES_LOCK}::int, 0)`.execute(trx);
+}

@@ -1,7 +1,7 @@
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { holdImageDocuments, holdImageRows } from '../../db/locks.js';
+import { holdCategoryNames, holdImageDocuments, holdImageRows } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { categoryDisplayName, foldKey } from '../../lib/text.js';
@@ -197,58 +197,60 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   }
 
   /**
-   * A category another one would be shown as (shownCategoryKey): refused like a taken name.
-   * Read before the write, not under a constraint: only administrators name categories, and
-   * the stored key still refuses two equal names whatever the timing.
+   * A category another one would be shown as (shownCategoryKey): refused like a taken name. No
+   * constraint can say it, so it is read in the writer's transaction, under a lock every
+   * category's creation and rename takes (holdCategoryNames): two at once read one after the
+   * other's commit.
    */
-  async function refuseShownTwice(taxonomy: Taxonomy, nome: string, id?: number) {
-    if (taxonomy !== 'categories') return;
+  async function refuseShownTwice(trx: Executor, nome: string, id?: number) {
+    await holdCategoryNames(trx, dialect);
     const key = shownCategoryKey(nome);
-    const rows = await repo.listAll(db, taxonomy);
+    const rows = await repo.listAll(trx, 'categories');
     if (rows.some((row) => row.id !== id && shownCategoryKey(row.nome) === key)) {
-      throw badRequest(existsMessage(taxonomy));
+      throw badRequest(TAXONOMY_MESSAGES.categoryExists);
     }
   }
 
-  /** D6: names are unique case-insensitively, and so are categories' names as shown. */
-  async function create(taxonomy: Taxonomy, name: string): Promise<TaxonomyRow> {
-    const nome = cleanName(taxonomy, name);
-    await refuseShownTwice(taxonomy, nome);
+  /** A taken stored key (D6: unique case-insensitively) says what a taken shown name says. */
+  async function refusingTaken<Row>(taxonomy: Taxonomy, write: () => Promise<Row>) {
     try {
-      return await repo.insert(db, taxonomy, {
-        nome,
-        nome_key: foldKey(nome),
-        created_at: clock.now().toISOString(),
-      });
+      return await write();
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
       throw error;
     }
   }
 
+  /** D6: names are unique case-insensitively, and so are categories' names as shown. */
+  async function create(taxonomy: Taxonomy, name: string): Promise<TaxonomyRow> {
+    const nome = cleanName(taxonomy, name);
+    const row = { nome, nome_key: foldKey(nome), created_at: clock.now().toISOString() };
+    if (taxonomy === 'tags') return refusingTaken(taxonomy, () => repo.insert(db, taxonomy, row));
+    return db.transaction().execute(async (trx) => {
+      await refuseShownTwice(trx, nome);
+      return refusingTaken(taxonomy, () => repo.insert(trx, taxonomy, row));
+    });
+  }
+
   /** Renames; the images of the entry are returned so the caller can reindex them. */
   async function rename(taxonomy: Taxonomy, id: number, name: string) {
     const nome = cleanName(taxonomy, name);
-    await refuseShownTwice(taxonomy, nome, id);
-    const write = async (tx: Executor) => {
-      try {
-        return await repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw badRequest(existsMessage(taxonomy));
-        throw error;
+    const write = (tx: Executor) =>
+      refusingTaken(taxonomy, () =>
+        repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) }),
+      );
+    const row = await db.transaction().execute(async (trx) => {
+      // Categories are chosen by id, so a form filled before a rename still means the same one.
+      if (taxonomy === 'categories') {
+        await refuseShownTwice(trx, nome, id);
+        return write(trx);
       }
-    };
-    // Categories are chosen by id, so a form filled before a rename still means the same one.
-    const row =
-      taxonomy === 'categories'
-        ? await write(db)
-        : await db.transaction().execute(async (trx) => {
-            // Tags are sent by name: a form filled with the old one would bring it back.
-            const images = await lockImagesWithTag(trx, id);
-            const renamed = await write(trx);
-            await repo.bumpRevisions(trx, images);
-            return renamed;
-          });
+      // Tags are sent by name: a form filled with the old one would bring it back.
+      const images = await lockImagesWithTag(trx, id);
+      const renamed = await write(trx);
+      await repo.bumpRevisions(trx, images);
+      return renamed;
+    });
     if (row === undefined) throw notFoundFor(taxonomy);
     return row;
   }
