@@ -406,6 +406,42 @@ describe('Gestione Categorie', () => {
     await expect(adminApi<unknown[]>('/admin/categories')).resolves.toHaveLength(categories.length);
     await context.close();
   });
+
+  it('refuses a rename over another administrator’s made after the dialog opened', async () => {
+    const created = await adminApi<Named & { id_categoria: number }>('/admin/categories', {
+      method: 'POST',
+      body: JSON.stringify({ nome: 'messaggi_banchina' }),
+    });
+    const { context, page } = await openAdmin('/admin/categories');
+    await row(page, created.id_categoria).getByRole('button', { name: 'Modifica' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifica Categoria' });
+    await dialog.getByRole('textbox', { name: 'Nome Categoria' }).fill('messaggi_banchina_sud');
+
+    // Meanwhile another administrator renames it.
+    await adminApi(`/admin/categories/${created.id_categoria}`, {
+      method: 'PUT',
+      body: JSON.stringify({ nome: 'messaggi_banchina_nord' }),
+    });
+
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog
+      .getByText(
+        'Un altro amministratore ha rinominato questa categoria dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
+      )
+      .waitFor();
+    await screenshot(page, 'admin-categories-rename-stale-desktop');
+    // The list reloaded behind the dialog: reopened, it starts from the colleague's name.
+    await dialog.getByRole('button', { name: 'Annulla' }).click();
+    await row(page, created.id_categoria).getByText('Banchina Nord', { exact: true }).waitFor();
+    await row(page, created.id_categoria).getByRole('button', { name: 'Modifica' }).click();
+    const field = dialog.getByRole('textbox', { name: 'Nome Categoria' });
+    await expect(field.inputValue()).resolves.toBe('messaggi_banchina_nord');
+    await field.fill('messaggi_banchina_sud');
+    await dialog.getByRole('button', { name: 'Salva' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row(page, created.id_categoria).getByText('Banchina Sud', { exact: true }).waitFor();
+    await context.close();
+  });
 });
 
 describe('Gestione Tag', () => {

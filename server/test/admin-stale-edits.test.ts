@@ -4,7 +4,7 @@ import { bearer, createUser, login, type TestUser } from './helpers/factories.js
 import { createCategory, publishedImage } from './helpers/images.js';
 
 /*
- * Two administrators with the same image or account open, one saving after the other from a
+ * Two administrators with the same image, account, category or tag open, one saving after the other from a
  * form filled before the first save: the second must not silently undo the first. The forms
  * send back the `revision` they were filled with; a stale one is answered 409 with an Italian
  * detail and changes nothing. Without it (SPEC's bodies) an edit is applied as before.
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const asAdmin = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({
     method,
     url,
@@ -212,4 +212,69 @@ describe('a user edited from a stale form', () => {
     const now = (await asAdmin('GET', `/api/admin/users/${target.id}`)).json<Detail>();
     expect(now).toMatchObject({ username: `${target.username}n`, is_superuser: false });
   });
+});
+
+describe('a category or a tag renamed from a stale dialog', () => {
+  interface Named {
+    nome: string;
+    revision: number;
+  }
+  const kinds = [
+    {
+      kind: 'categories',
+      id: 'id_categoria',
+      names: ['messaggi_pontile', 'Pontile vecchio', 'Pontile nuovo'],
+      detail:
+        'Un altro amministratore ha rinominato questa categoria dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
+    },
+    {
+      kind: 'tags',
+      id: 'id_tag',
+      names: ['pontile', 'pontile vecchio', 'pontile nuovo'],
+      detail:
+        'Un altro amministratore ha rinominato questo tag dopo che l’hai aperto: ricarica per vedere i dati aggiornati e ripeti la modifica.',
+    },
+  ] as const;
+
+  for (const { kind, id, names, detail } of kinds) {
+    it(`${kind}: is refused with 409 and keeps the first rename; without a revision it is applied`, async () => {
+      const [first, second, third] = names;
+      const created = await asAdmin('POST', `/api/admin/${kind}`, { nome: first });
+      expect(created.statusCode).toBe(201);
+      const url = `/api/admin/${kind}/${created.json<Record<string, number>>()[id]}`;
+      const listedNow = async () =>
+        (await asAdmin('GET', `/api/admin/${kind}?search=pontile`)).json<Named[]>();
+      const [opened] = await listedNow();
+      expect(opened).toMatchObject({ nome: first, revision: 0 });
+
+      const renamed = await asAdmin('PUT', url, { nome: second, revision: opened!.revision });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json()).toMatchObject({ nome: second, revision: 1 });
+
+      // The second dialog, opened before the first rename.
+      const stale = await asAdmin('PUT', url, { nome: third, revision: opened!.revision });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json()).toEqual({ detail });
+      expect(await listedNow()).toMatchObject([{ nome: second, revision: 1 }]);
+
+      // A revision past any stored one is a stale dialog too, not a database error.
+      const far = await asAdmin('PUT', url, { nome: third, revision: 2_147_483_647 });
+      expect(far.statusCode).toBe(409);
+      for (const revision of [-1, 2_147_483_648, '1', 1.5]) {
+        const bad = await asAdmin('PUT', url, { nome: third, revision });
+        expect(bad.statusCode, String(revision)).toBe(400);
+      }
+      expect(await listedNow()).toMatchObject([{ nome: second, revision: 1 }]);
+
+      // SPEC's body, without a revision: applied as before.
+      const plain = await asAdmin('PUT', url, { nome: third });
+      expect(plain.statusCode).toBe(200);
+      expect(await listedNow()).toMatchObject([{ nome: third, revision: 2 }]);
+
+      const gone = await asAdmin('DELETE', url);
+      expect(gone.statusCode).toBe(200);
+      const missing = await asAdmin('PUT', url, { nome: first, revision: 2 });
+      expect(missing.statusCode).toBe(404);
+    });
+  }
 });

@@ -832,7 +832,7 @@ describe('images, categories and tags', () => {
     expect((await asAdmin('POST', '/api/admin/tags', { nome: 'spray' })).statusCode).toBe(400);
     const image = await publishedImage(t.app, user, { tags: ['spray'] });
     expect((await asAdmin('GET', '/api/admin/tags?search=SPR')).json()).toEqual([
-      { id_tag: id, nome: 'Spray', image_count: 1, created_at: expect.any(String) },
+      { id_tag: id, nome: 'Spray', image_count: 1, created_at: expect.any(String), revision: 0 },
     ]);
     expect(
       (await asAdmin('PUT', `/api/admin/tags/${id}`, { nome: 'Bomboletta' })).json().nome,

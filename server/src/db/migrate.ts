@@ -17,6 +17,7 @@ import * as searchRankDocuments from './migrations/2026-12-02T1400-search-rank-d
 import * as accentlessLower from './migrations/2026-12-03T0800-accentless-lower.js';
 import * as passwordResets from './migrations/2026-12-04T0100-password-resets.js';
 import * as editRevisions from './migrations/2026-12-04T0300-edit-revisions.js';
+import * as taxonomyRevisions from './migrations/2026-12-04T1900-taxonomy-revisions.js';
 import type { Database } from './tables.js';
 
 /*
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-03T0800-accentless-lower': accentlessLower,
   '2026-12-04T0100-password-resets': passwordResets,
   '2026-12-04T0300-edit-revisions': editRevisions,
+  '2026-12-04T1900-taxonomy-revisions': taxonomyRevisions,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

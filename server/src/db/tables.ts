@@ -43,6 +43,8 @@ export interface CategoriesTable {
   nome_key: string;
   /** Approved images in the category, kept current by the writes that change it (D6). */
   image_count: ColumnType<number, number | undefined, number>;
+  /** Raised by every rename; the rename dialog sends it back (a stale one answers 409). */
+  revision: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
 }
 
@@ -53,6 +55,8 @@ export interface TagsTable {
   nome_key: string;
   /** Approved images carrying the tag, kept current like categories.image_count. */
   image_count: ColumnType<number, number | undefined, number>;
+  /** Raised by every rename; the rename dialog sends it back (a stale one answers 409). */
+  revision: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
 }
 

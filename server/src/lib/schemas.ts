@@ -23,3 +23,11 @@ export const MAX_ROW_ID = 2_147_483_647;
 export function RowId(options: Parameters<typeof Type.Integer>[0] = {}) {
   return Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, ...options });
 }
+
+/**
+ * The `revision` an edit form sends back (optional: SPEC's bodies lack it): the row's revision
+ * when the form was filled, so an edit made since answers 409. A 32-bit integer, as stored.
+ */
+export const EditRevision = Type.Optional(
+  Type.Integer({ title: 'Revisione', minimum: 0, maximum: MAX_ROW_ID }),
+);

@@ -98,6 +98,8 @@ export interface AdminCategory {
   nome: string;
   image_count: number;
   created_at: string;
+  /** Sent back with a rename: the server refuses one over a later rename (409). */
+  revision: number;
 }
 
 export interface AdminTag {
@@ -105,6 +107,8 @@ export interface AdminTag {
   nome: string;
   image_count: number;
   created_at: string;
+  /** Sent back with a rename: the server refuses one over a later rename (409). */
+  revision: number;
 }
 
 export interface PendingImage {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AppContext } from '../../context.js';
-import { errorResponses, IsoDateTime } from '../../lib/schemas.js';
+import { EditRevision, errorResponses, IsoDateTime } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
 import { ImageEdit } from '../moderation/moderation.schemas.js';
@@ -70,7 +70,7 @@ const UserBody = (passwordRequired: boolean) =>
 const UserEditBody = Type.Object(
   {
     ...UserBody(false).properties,
-    revision: Type.Optional(Type.Integer({ title: 'Revisione', minimum: 0 })),
+    revision: EditRevision,
   },
   { additionalProperties: false },
 );
@@ -138,11 +138,20 @@ const NameBody = (title: string, maxLength: number) =>
     { additionalProperties: false },
   );
 
+/** A rename: the name, and the revision the dialog was opened with (optional, as SPEC's body). */
+const RenameBody = (title: string, maxLength: number) =>
+  Type.Object(
+    { ...NameBody(title, maxLength).properties, revision: EditRevision },
+    { additionalProperties: false },
+  );
+
 const AdminCategory = Type.Object({
   id_categoria: Type.Integer(),
   nome: Type.String(),
   image_count: Type.Integer(),
   created_at: IsoDateTime,
+  /** Sent back with a rename: a stale one answers 409. */
+  revision: Type.Integer(),
 });
 
 const AdminTag = Type.Object({
@@ -150,6 +159,8 @@ const AdminTag = Type.Object({
   nome: Type.String(),
   image_count: Type.Integer(),
   created_at: IsoDateTime,
+  /** Sent back with a rename: a stale one answers 409. */
+  revision: Type.Integer(),
 });
 
 const SearchQuery = Type.Object({
@@ -293,8 +304,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
             nome: row.nome,
             image_count: row.image_count,
             created_at: row.created_at,
+            revision: row.revision,
           }
-        : toTag(row);
+        : { ...toTag(row), revision: row.revision };
     const Item = kind === 'categories' ? AdminCategory : AdminTag;
     const reindex = (ids: number[]) => search.reindexImages(ids);
 
@@ -326,12 +338,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       {
         schema: schema(`Rename one of the ${kind}`, {
           params: IdParams,
-          body: NameBody(title, nameMaxLength),
-          response: { 200: Item, ...errorResponses(400, 401, 403, 404) },
+          body: RenameBody(title, nameMaxLength),
+          response: { 200: Item, ...errorResponses(400, 401, 403, 404, 409) },
         }),
       },
       async (request) => {
-        const row = await taxonomy.rename(kind, request.params.id, request.body.nome);
+        const row = await taxonomy.rename(
+          kind,
+          request.params.id,
+          request.body.nome,
+          request.body.revision,
+        );
         await reindex(
           kind === 'categories'
             ? await taxonomy.imageIdsInCategory(row.id)

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { RowId } from '../../lib/schemas.js';
+import { EditRevision, RowId } from '../../lib/schemas.js';
 import {
   MAX_TAGS_PER_IMAGE,
   TAXONOMY_MESSAGES,
@@ -34,7 +34,7 @@ export const ImageEdit = Type.Object(
     titolo_img: Type.Optional(Type.String({ title: 'Titolo', maxLength: TITLE_MAX_LENGTH })),
     ...classificationFields,
     // The `revision` of GET /admin/images the form was filled with: a stale form gets a 409.
-    revision: Type.Optional(Type.Integer({ title: 'Revisione', minimum: 0 })),
+    revision: EditRevision,
   },
   { additionalProperties: false },
 );

@@ -16,6 +16,8 @@ export interface TaxonomyRow {
   nome: string;
   image_count: number;
   created_at: string;
+  /** Raised by every rename: the back-office's rename dialog sends it back. */
+  revision: number;
 }
 
 // Kysely types each table separately; both have the columns used here, so queries are
@@ -28,8 +30,19 @@ function table(db: Executor, taxonomy: Taxonomy) {
       't.nome',
       't.image_count',
       't.created_at',
+      't.revision',
     ]);
 }
+
+/** What an INSERT or UPDATE answers: the columns of TaxonomyRow. */
+const returned = (taxonomy: Taxonomy) =>
+  [
+    sql.ref<number>(ID_COLUMN[taxonomy]).as('id'),
+    'nome',
+    'image_count',
+    'created_at',
+    'revision',
+  ] as const;
 
 export function listAll(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[]> {
   return table(db, taxonomy).orderBy('t.nome_key').execute();
@@ -101,7 +114,7 @@ export async function insert(
   const row = await db
     .insertInto(taxonomy as 'categories')
     .values(values)
-    .returning([sql.ref<number>(ID_COLUMN[taxonomy]).as('id'), 'nome', 'image_count', 'created_at'])
+    .returning(returned(taxonomy))
     .executeTakeFirstOrThrow();
   return row;
 }
@@ -181,17 +194,23 @@ export async function tagIdsOfImage(db: Executor, imageId: number): Promise<numb
   return rows.map((row) => row.id_tag);
 }
 
+/**
+ * Renames, raising the revision; with `ifRevision`, only while the revision is that one (a
+ * dialog opened before another rename): undefined when it is not, or when the row is gone.
+ */
 export async function rename(
   db: Executor,
   taxonomy: Taxonomy,
   id: number,
   values: { nome: string; nome_key: string },
+  ifRevision?: number,
 ): Promise<TaxonomyRow | undefined> {
   return db
     .updateTable(taxonomy as 'categories')
-    .set(values)
+    .set((eb) => ({ ...values, revision: eb('revision', '+', 1) }))
     .where(sql.ref(ID_COLUMN[taxonomy]), '=', id)
-    .returning([sql.ref<number>(ID_COLUMN[taxonomy]).as('id'), 'nome', 'image_count', 'created_at'])
+    .$if(ifRevision !== undefined, (query) => query.where('revision', '=', ifRevision ?? 0))
+    .returning(returned(taxonomy))
     .executeTakeFirst();
 }
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { holdCategoryNames, holdImageDocuments, holdImageRows } from '../../db/locks.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { categoryDisplayName, foldKey } from '../../lib/text.js';
 import { cleanLine, cutBetweenCharacters, lengthOf } from '../../lib/typed-text.js';
 import * as repo from './taxonomy.repository.js';
@@ -35,6 +35,11 @@ export const TAXONOMY_MESSAGES = {
   imageTagTooLong: `Ogni tag può contenere al massimo ${String(TAG_NAME_MAX_LENGTH)} caratteri.`,
   // The back-office's own check before sending says the same (web imageTags.ts).
   tooManyTags: `Puoi assegnare al massimo ${String(MAX_TAGS_PER_IMAGE)} tag.`,
+  // Said like the image and user forms' 409 (moderation.service, users.rules).
+  staleCategory:
+    'Un altro amministratore ha rinominato questa categoria dopo che l’hai aperta: ricarica per vedere i dati aggiornati e ripeti la modifica.',
+  staleTag:
+    'Un altro amministratore ha rinominato questo tag dopo che l’hai aperto: ricarica per vedere i dati aggiornati e ripeti la modifica.',
 } as const;
 
 /** Category 1 exists always (D4, D6). */
@@ -232,14 +237,23 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     });
   }
 
-  /** Renames; the images of the entry are returned so the caller can reindex them. */
-  async function rename(taxonomy: Taxonomy, id: number, name: string) {
+  /**
+   * Renames. With `revision` (what the rename dialog was opened with), a rename committed by
+   * someone else since is not undone: 409. Answers the renamed row.
+   */
+  async function rename(taxonomy: Taxonomy, id: number, name: string, revision?: number) {
     const nome = cleanName(taxonomy, name);
-    const write = (tx: Executor) =>
-      refusingTaken(taxonomy, () =>
-        repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) }),
+    const write = async (tx: Executor) => {
+      const row = await refusingTaken(taxonomy, () =>
+        repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) }, revision),
       );
-    const row = await db.transaction().execute(async (trx) => {
+      if (row !== undefined) return row;
+      if ((await repo.findById(tx, taxonomy, id)) === undefined) throw notFoundFor(taxonomy);
+      throw conflict(
+        taxonomy === 'categories' ? TAXONOMY_MESSAGES.staleCategory : TAXONOMY_MESSAGES.staleTag,
+      );
+    };
+    return db.transaction().execute(async (trx) => {
       // Categories are chosen by id, so a form filled before a rename still means the same one.
       if (taxonomy === 'categories') {
         await refuseShownTwice(trx, nome, id);
@@ -251,8 +265,6 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
       await repo.bumpRevisions(trx, images);
       return renamed;
     });
-    if (row === undefined) throw notFoundFor(taxonomy);
-    return row;
   }
 
   /**

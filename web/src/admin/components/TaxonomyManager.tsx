@@ -24,6 +24,7 @@ import {
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useMemo, useState, type SubmitEvent, type ReactNode } from 'react';
 import { adminErrorMessage } from '../shape.js';
+import type { TaxonomyInput } from '../features/taxonomy/saveName.js';
 import { AdminGrid, dateColumn, EMPTY_SELECTION, selectedIds, selectionOf } from './AdminGrid.js';
 import { AdminPage } from './AdminPage.js';
 import { BatchAction } from './BatchAction.js';
@@ -35,6 +36,8 @@ export interface TaxonomyItem {
   nome: string;
   image_count: number;
   created_at: string;
+  /** Sent back with a rename: the server refuses one over a later rename (409). */
+  revision: number;
 }
 
 /** Every text of one taxonomy screen, as SPEC §2 and §8 write them. */
@@ -59,12 +62,6 @@ export interface TaxonomyTexts {
   batchLabel: string;
   batchPrompt: (count: number) => string;
   batchDone: string;
-}
-
-export interface TaxonomyInput {
-  /** null creates; an id renames. */
-  id: number | null;
-  nome: string;
 }
 
 interface TaxonomyManagerProps<Row extends TaxonomyItem> {
@@ -359,7 +356,12 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
           requireName={requireName}
           saveError={texts.saveError}
           onSave={async (nome) => {
-            await save({ id: editing.mode === 'new' ? null : getId(editing.row), nome });
+            await save(
+              editing.mode === 'new'
+                ? { id: null, nome }
+                : // The row the dialog opened with: a rename saved by someone else since is a 409.
+                  { id: getId(editing.row), nome, revision: editing.row.revision },
+            );
             notice.show(editing.mode === 'new' ? texts.created : texts.renamed);
           }}
           onClose={() => setEditing(null)}
