@@ -237,7 +237,7 @@ function formatSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value.toFixed(2)} ${units[unit] ?? 'GB'}`;
+  return `${value.toFixed(2).replace('.', ',')} ${units[unit] ?? 'GB'}`;
 }
 
 /** Waits until every picture inside `scope` that is in view has arrived. */

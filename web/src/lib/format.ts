@@ -88,7 +88,12 @@ export function formatDateTime(iso: string): string {
   return dateTimeFormat.format(date);
 }
 
-/** SPEC §9: Bytes, KB, MB, GB, base 1024, two decimals. */
+/** Two decimals with Italian's decimal comma ('1,50'), as every other figure here is written. */
+export function twoDecimals(value: number): string {
+  return value.toFixed(2).replace('.', ',');
+}
+
+/** SPEC §9: Bytes, KB, MB, GB, base 1024, two decimals ('1,50 KB'). */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} Bytes`;
   const units = ['KB', 'MB', 'GB'];
@@ -98,7 +103,7 @@ export function formatSize(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${value.toFixed(2)} ${units[unit] ?? 'GB'}`;
+  return `${twoDecimals(value)} ${units[unit] ?? 'GB'}`;
 }
 
 /** '1 immagine', '3 immagini'. */

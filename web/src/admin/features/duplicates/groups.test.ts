@@ -55,8 +55,8 @@ describe('duplicate groups on the page', () => {
     expect(groupHeading(1, group([1, 2, 3]))).toBe('Gruppo 1 - 3 immagini duplicate');
     expect(groupText(group([1, 2], '  '))).toBe('—');
     expect(groupText(group([1, 2], ' Ti amo '))).toBe('Ti amo');
-    expect(sizeInKb(2048)).toBe('2.00 KB');
-    expect(sizeInKb(1500)).toBe('1.46 KB');
+    expect(sizeInKb(2048)).toBe('2,00 KB');
+    expect(sizeInKb(1500)).toBe('1,46 KB');
     expect(sizeInKb(0)).toBe('Dimensione non disponibile');
     expect(sizeInKb(undefined)).toBe('Dimensione non disponibile');
   });

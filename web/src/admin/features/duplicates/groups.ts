@@ -1,4 +1,4 @@
-import { countPhrase, formatDateTime } from '../../../lib/format.js';
+import { countPhrase, formatDateTime, twoDecimals } from '../../../lib/format.js';
 import type { DuplicateGroup, DuplicateImage } from '../../types.js';
 
 /**
@@ -23,7 +23,7 @@ export function sizeInKb(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes <= 0) {
     return 'Dimensione non disponibile';
   }
-  return `${(bytes / 1024).toFixed(2)} KB`;
+  return `${twoDecimals(bytes / 1024)} KB`;
 }
 
 /**
