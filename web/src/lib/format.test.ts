@@ -116,6 +116,13 @@ describe('countPhrase', () => {
       '120 immagini con questo tag',
     );
   });
+
+  it('writes large counts as Italian does, as the profile and the dashboard write theirs', () => {
+    expect(countPhrase(12_345, 'visualizzazione', 'visualizzazioni')).toBe(
+      '12.345 visualizzazioni',
+    );
+    expect(countPhrase(1_000_000, 'risultato', 'risultati')).toBe('1.000.000 risultati');
+  });
 });
 
 describe('pageTitle (D11)', () => {

@@ -106,9 +106,12 @@ export function formatSize(bytes: number): string {
   return `${twoDecimals(value)} ${units[unit] ?? 'GB'}`;
 }
 
-/** '1 immagine', '3 immagini'. */
+/**
+ * '1 immagine', '3 immagini', '12.345 visualizzazioni': the figure grouped as Italian writes it,
+ * like the profile's and the dashboard's figures.
+ */
 export function countPhrase(count: number, singular: string, plural: string): string {
-  return `${count} ${count === 1 ? singular : plural}`;
+  return `${count.toLocaleString('it-IT')} ${count === 1 ? singular : plural}`;
 }
 
 /** D11: 'Accedi · Muri Parlanti'. */
