@@ -106,12 +106,16 @@ export function formatSize(bytes: number): string {
   return `${twoDecimals(value)} ${units[unit] ?? 'GB'}`;
 }
 
-/**
- * '1 immagine', '3 immagini', '12.345 visualizzazioni': the figure grouped as Italian writes it,
- * like the profile's and the dashboard's figures.
- */
+const countFormat = new Intl.NumberFormat('it-IT');
+
+/** A count as Italians write it: 12.345 (every figure on screen, public and back-office). */
+export function formatCount(value: number): string {
+  return countFormat.format(value);
+}
+
+/** '1 immagine', '3 immagini', '12.345 visualizzazioni'. */
 export function countPhrase(count: number, singular: string, plural: string): string {
-  return `${count.toLocaleString('it-IT')} ${count === 1 ? singular : plural}`;
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
 }
 
 /** D11: 'Accedi · Muri Parlanti'. */

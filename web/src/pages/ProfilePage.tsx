@@ -35,7 +35,7 @@ import { useLikedImages } from '../features/profile/useLikedImages.js';
 import { useProfile, type PublicProfile } from '../features/profile/useProfile.js';
 import { userImagesQuery, useUserImages } from '../features/profile/useUserImages.js';
 import { ApiError, errorMessage } from '../lib/api.js';
-import { formatLongDate } from '../lib/format.js';
+import { formatCount, formatLongDate } from '../lib/format.js';
 import { clearSession, type SessionUser } from '../lib/session.js';
 
 // What only the profile's owner opens, and only sometimes, loads when first wanted: the menu
@@ -106,7 +106,7 @@ function Stat({ value, label }: { value: number; label: string }) {
   return (
     <Typography component="span" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
       <Box component="strong" sx={{ color: 'text.primary', fontWeight: 800, fontSize: '1.1rem' }}>
-        {value.toLocaleString('it-IT')}
+        {formatCount(value)}
       </Box>{' '}
       {label}
     </Typography>

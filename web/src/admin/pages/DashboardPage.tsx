@@ -1,11 +1,10 @@
 import { Box, Link, Stack } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { BreakableName } from '../../components/BreakableName.js';
-import { categoryDisplayName } from '../../lib/format.js';
+import { categoryDisplayName, formatCount } from '../../lib/format.js';
 import { AdminPage } from '../components/AdminPage.js';
 import { ActivityCharts } from '../features/dashboard/ActivityCharts.js';
 import { useAdminStats } from '../features/dashboard/adminStats.js';
-import { formatCount } from '../features/dashboard/dashboardFormat.js';
 import { StatCards } from '../features/dashboard/StatCards.js';
 import { TopTable, type TopColumn } from '../features/dashboard/TopTable.js';
 import { adminErrorMessage } from '../shape.js';

@@ -42,6 +42,7 @@ import {
 import { duplicateKeys } from '../features/duplicates/keys.js';
 import { adminErrorMessage } from '../shape.js';
 import type { DuplicateGroup, DuplicateImage } from '../types.js';
+import { formatCount } from '../../lib/format.js';
 
 const UNTITLED = 'Senza titolo';
 
@@ -121,7 +122,7 @@ export default function DuplicateImagesPage() {
       ) : (
         <>
           <Typography sx={{ mb: 3 }} color="text.secondary" role="status">
-            {`Totale gruppi di immagini duplicate: ${groups.data.groups.length}`}
+            {`Totale gruppi di immagini duplicate: ${formatCount(groups.data.groups.length)}`}
           </Typography>
           {groups.data.imagesToAnalyse > 0 && (
             <Alert severity="info" role="status" sx={{ mb: 3 }}>

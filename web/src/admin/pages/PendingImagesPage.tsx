@@ -18,7 +18,7 @@ import {
 import type { GridColDef } from '@mui/x-data-grid';
 import { useIsMutating, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { countPhrase, formatSize } from '../../lib/format.js';
+import { countPhrase, formatCount, formatSize } from '../../lib/format.js';
 import { runSummarisedBatch } from '../batch.js';
 import {
   AdminGrid,
@@ -290,7 +290,7 @@ export default function PendingImagesPage() {
             }}
           />
           <Typography color="text.secondary" role="status">
-            {`${shown.length} di ${pending.data.total} immagini in attesa di approvazione`}
+            {`${formatCount(shown.length)} di ${formatCount(pending.data.total)} immagini in attesa di approvazione`}
           </Typography>
         </Stack>
         <Stack direction="row" sx={{ mb: 2, flexWrap: 'wrap', gap: 1 }}>

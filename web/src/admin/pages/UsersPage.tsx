@@ -20,6 +20,7 @@ import { useUsers } from '../features/users/users.js';
 import { getUser } from '../../lib/session.js';
 import { adminErrorMessage } from '../shape.js';
 import type { AdminUser } from '../types.js';
+import { formatCount } from '../../lib/format.js';
 
 const LOAD_ERROR = 'Errore nel caricamento degli utenti';
 const DELETE_ERROR = "Errore durante l'eliminazione dell'utente";
@@ -126,7 +127,7 @@ export default function UsersPage() {
       }
     >
       <Typography sx={{ mb: 2 }} color="text.secondary">
-        {`Totale utenti: ${users.data?.total ?? 0}`}
+        {`Totale utenti: ${formatCount(users.data?.total ?? 0)}`}
       </Typography>
       <AdminGrid
         rows={rows}

@@ -4,7 +4,8 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart, lineClasses } from '@mui/x-charts/LineChart';
 import { useId, type ReactNode } from 'react';
 import type { AdminStats } from '../../types.js';
-import { activitySeries, formatChartDay, formatCount } from './dashboardFormat.js';
+import { formatCount } from '../../../lib/format.js';
+import { activitySeries, formatChartDay } from './dashboardFormat.js';
 
 /* MUI X Charts ships no Italian texts; these are the ones a chart can show on its own. */
 const CHART_TEXTS = { loading: 'Caricamento…', noData: 'Nessun dato' };

@@ -10,7 +10,7 @@ import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/materia
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { AdminStats } from '../../types.js';
-import { formatCount } from './dashboardFormat.js';
+import { formatCount } from '../../../lib/format.js';
 
 interface StatCardProps {
   label: string;

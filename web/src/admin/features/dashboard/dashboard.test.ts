@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { INVALID_SHAPE_MESSAGE } from '../../shape.js';
 import type { AdminStats } from '../../types.js';
 import { parseAdminStats } from './adminStats.js';
-import { activitySeries, formatChartDay, formatCount } from './dashboardFormat.js';
+import { formatCount } from '../../../lib/format.js';
+import { activitySeries, formatChartDay } from './dashboardFormat.js';
 
 const STATS: AdminStats = {
   total_stats: {

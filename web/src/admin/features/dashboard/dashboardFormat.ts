@@ -1,12 +1,5 @@
 import type { AdminStats } from '../../types.js';
 
-const countFormat = new Intl.NumberFormat('it-IT');
-
-/** A total as Italians write it: 12.345. */
-export function formatCount(value: number): string {
-  return countFormat.format(value);
-}
-
 /*
  * The server sends each day as a bare calendar date (YYYY-MM-DD). It is read and written in UTC
  * so that the label is that very day whatever the browser's time zone: turning it into a Rome
