@@ -196,6 +196,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     firstScreen: {
       trending: () => anonymousGet(app, '/api/trending-images'),
       image: (id) => anonymousGet(app, `/api/images/${String(id)}`),
+      siteUrl: config.publicUrl,
     },
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstScreen } from '../src/plugins/first-screen.js';
+import { linkPreview } from '../src/plugins/link-preview.js';
 import {
   escapeHtml,
   imageAltText,
@@ -26,12 +27,13 @@ const picture = (id: number, over: Partial<ShellImage> = {}): ShellImage => ({
   ...over,
 });
 const firstTrending = (images: ShellImage[]) => rankTrending(images, 1)[0];
-/** The hints of a page, as the old tests read them: everything before the shell's <style>. */
+/** The hints of a page: its head without the shell's <style> and the links' previews. */
 const hintsOf = async (...args: Parameters<typeof firstScreen>) =>
   (await firstScreen(...args)).head
     .split('\n    ')
-    .filter((line) => !line.startsWith('<style'))
+    .filter((line) => !line.startsWith('<style') && !line.startsWith('<meta'))
     .join('\n');
+const SITE = 'https://muri.example/';
 const json = (value: unknown) => Promise.resolve(JSON.stringify(value));
 
 describe('text from the database in HTML', () => {
@@ -109,6 +111,7 @@ describe('first-screen hints', () => {
       {
         trending: () => json({ images: [picture(1, { thumbnail_url: '/a"b&c' })] }),
         image: () => Promise.reject(new Error('unused')),
+        siteUrl: SITE,
       },
       '',
     );
@@ -124,6 +127,7 @@ describe('first-screen hints', () => {
       {
         trending: () => Promise.reject(new Error('unused')),
         image: (id) => json(picture(id, { width: 800 })),
+        siteUrl: SITE,
       },
       '',
     );
@@ -137,6 +141,7 @@ describe('first-screen hints', () => {
     const sources = {
       trending: () => json({ images: [picture(1)] }),
       image: (id: number) => json(picture(id)),
+      siteUrl: SITE,
     };
     const appChunks = new Map([
       ['(app)', ['/assets/main-1.js', '/assets/core-1.js']],
@@ -164,6 +169,7 @@ describe('first-screen hints', () => {
       {
         trending: () => Promise.reject(new Error('unused')),
         image: () => Promise.reject(new Error('Immagine non trovata')),
+        siteUrl: SITE,
       },
       '',
     );
@@ -171,8 +177,67 @@ describe('first-screen hints', () => {
     expect(await hintsOf('/image/abc', chunks, undefined, '')).toBe('');
     expect(await firstScreen('/admin/dashboard', chunks, undefined, '')).toEqual({
       head: '',
+      title: '',
       root: '',
       data: '',
+    });
+  });
+});
+
+describe("links' previews", () => {
+  const tags = (head: string) =>
+    Object.fromEntries(
+      [...head.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
+
+  it('name an image page’s writing and show its display size, whole addresses from PUBLIC_URL', () => {
+    const image = picture(7, {
+      width: 4000,
+      height: 3000,
+      titolo_img: '  Ti amo  "per sempre" <3 ',
+      extracted_text: 'TI AMO PER SEMPRF',
+    });
+    expect(tags(linkPreview(SITE, '/image/7', image))).toEqual({
+      'og:site_name': 'Muri Parlanti',
+      'og:locale': 'it_IT',
+      'og:type': 'website',
+      'og:url': 'https://muri.example/image/7',
+      'og:title': 'Ti amo &quot;per sempre&quot; &lt;3',
+      'og:image': 'https://muri.example/static/images/7-display.webp',
+      'og:image:type': 'image/webp',
+      // 1280 wide at most (lib/imaging.ts), the height in proportion.
+      'og:image:width': '1280',
+      'og:image:height': '960',
+      'og:image:alt': 'Ti amo &quot;per sempre&quot; &lt;3',
+      'twitter:card': 'summary_large_image',
+    });
+  });
+
+  it('describe an untitled writing by its reading, and keep a small picture’s own size', () => {
+    const read = picture(8, {
+      width: 600,
+      height: 900,
+      titolo_img: ' ',
+      extracted_text: 'W LA\nSCUOLA & I PROF',
+    });
+    const found = tags(linkPreview('http://localhost:3000', '/image/8', read));
+    expect(found['og:title']).toBe('Scritta sul muro');
+    expect(found['og:description']).toBe('W LA SCUOLA &amp; I PROF');
+    expect([found['og:image:width'], found['og:image:height']]).toEqual(['600', '900']);
+    const unread = picture(9, { titolo_img: null, extracted_text: '~' });
+    expect(tags(linkPreview(SITE, '/image/9', unread))['og:description']).toBeUndefined();
+  });
+
+  it('say only the site on any other page', () => {
+    expect(tags(linkPreview(SITE, '/tags'))).toEqual({
+      'og:site_name': 'Muri Parlanti',
+      'og:locale': 'it_IT',
+      'og:type': 'website',
+      'og:url': 'https://muri.example/tags',
+      'og:title': 'Muri Parlanti',
     });
   });
 });

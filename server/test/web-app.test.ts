@@ -255,6 +255,35 @@ describe('first screen drawn by the server (goal 8)', () => {
     expect(refused.body).toBe(plain);
   });
 
+  it("names the image page in its title and its links' previews, escaped; other pages keep the site's", async () => {
+    const plain = await page(`/image/${String(plainId)}?da=condivisione`);
+    expect(plain).toContain('<title>Muro pulito · Muri Parlanti</title>');
+    const api = (
+      await t.app.inject({ method: 'GET', url: `/api/images/${String(plainId)}` })
+    ).json<{ display_url: string }>();
+    // The test app's PUBLIC_URL, before the page's own path (its query left out).
+    const site = t.app.ctx.config.publicUrl.replace(/\/+$/, '');
+    expect(plain).toContain(`<meta property="og:url" content="${site}/image/${String(plainId)}">`);
+    expect(plain).toContain(`<meta property="og:image" content="${site}${api.display_url}">`);
+    expect(plain).toContain('<meta property="og:title" content="Muro pulito">');
+    expect(plain).toContain('<meta name="twitter:card" content="summary_large_image">');
+
+    const xss = await page(`/image/${String(xssId)}`);
+    expect(xss).toContain(
+      '<title>&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(&#39;muro&#39;)&lt;/script&gt;$&amp;&lt;!-- · Muri Parlanti</title>',
+    );
+    expect(xss.match(/<title>/g)).toHaveLength(1);
+    expect(xss).not.toContain('<img src=x');
+
+    // A missing image, one waiting for review, another page: the site's own title and preview.
+    for (const url of ['/image/999999', '/tags', '/']) {
+      const html = await page(url);
+      expect(html, url).toContain('<title>Muri Parlanti</title>');
+      expect(html, url).toContain('<meta property="og:title" content="Muri Parlanti">');
+      expect(html, url).not.toContain('og:image');
+    }
+  });
+
   it('draws only the header for a missing image, and nothing for login', async () => {
     const missing = await page('/image/999999');
     expect(missing).toContain('<main class="fs-main"></main></div>');

@@ -75,17 +75,24 @@ function truncate(text: string, max = ALT_MAX_LENGTH): string {
   return `${cut.replace(/[\s.,;:!?-]+$/u, '')}…`;
 }
 
-function imageTitle(image: ShellImage): string {
+/** The caption of a picture and the name of its page (the tab's title, D11). */
+export function imageTitle(image: ShellImage): string {
   const title = squeeze(image.titolo_img);
   return title === '' ? UNTITLED : title;
+}
+
+/** The text read on the wall, cut to `max` characters; '' when it has too few letters to say. */
+export function wallReading(image: ShellImage, max = ALT_MAX_LENGTH): string {
+  const read = squeeze(image.extracted_text);
+  return (read.match(/\p{L}/gu) ?? []).length >= MIN_LETTERS ? truncate(read, max) : '';
 }
 
 /** SPEC §2 alt texts: the title; else the text read on the wall; else the category's. */
 export function imageAltText(image: ShellImage): string {
   const title = squeeze(image.titolo_img);
   if (title !== '') return truncate(title);
-  const read = squeeze(image.extracted_text);
-  if ((read.match(/\p{L}/gu) ?? []).length >= MIN_LETTERS) return truncate(read);
+  const read = wallReading(image);
+  if (read !== '') return read;
   const category = image.category;
   if (category === null || category === undefined || category.id_categoria === UNCATEGORISED_ID) {
     return UNTITLED;

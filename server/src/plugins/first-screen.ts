@@ -7,11 +7,13 @@ import {
   jsonForScript,
   LARGE_IMAGE_SIZES,
   largeImageSources,
+  imageTitle,
   rankTrending,
   shell,
   SHELL_CSS,
   type ShellImage,
 } from './first-screen-shell.js';
+import { linkPreview, pageTitle } from './link-preview.js';
 
 /*
  * The first screen of a page, written into index.html by the server for each navigation.
@@ -34,6 +36,8 @@ export interface FirstScreenSources {
   trending(): Promise<string>;
   /** The body of GET /api/images/{id} as an anonymous visitor gets it; throws unless 200. */
   image(id: number): Promise<string>;
+  /** The site's address as visitors reach it (PUBLIC_URL), for the links' previews. */
+  siteUrl: string;
 }
 
 /** A client-side route and the page module (web/src/pages) that draws it. */
@@ -97,8 +101,10 @@ export function readPageChunks(webDistDir: string): Map<string, string[]> {
 
 /** What the server adds to index.html for one navigation; empty strings when nothing. */
 export interface FirstScreen {
-  /** <link> hints and the shell's <style>, before </head>. */
+  /** <link> hints, the links' previews (link-preview.ts) and the shell's <style>, before </head>. */
   head: string;
+  /** The page's title when the server knows it (an image page's, D11); '' keeps index.html's. */
+  title: string;
   /** The shell's markup, inside #root (first-screen-shell.ts). */
   root: string;
   /**
@@ -109,7 +115,7 @@ export interface FirstScreen {
   data: string;
 }
 
-const NOTHING: FirstScreen = { head: '', root: '', data: '' };
+const NOTHING: FirstScreen = { head: '', title: '', root: '', data: '' };
 
 /** The additions to index.html for a page at `pathname`. */
 export async function firstScreen(
@@ -127,11 +133,12 @@ export async function firstScreen(
       .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`);
   if (route === undefined) {
     const head = preloads(pageChunks.get(APP) ?? []).join('\n    ');
-    return head === '' ? NOTHING : { head, root: '', data: '' };
+    return head === '' ? NOTHING : { ...NOTHING, head };
   }
   const links: string[] = [];
   let main = '';
   let data = '';
+  let shown: ShellImage | undefined;
   // The picture first: it is the page's largest paint and the slowest download.
   if (sources !== undefined) {
     try {
@@ -155,12 +162,15 @@ export async function firstScreen(
         );
         main = imageShell(image);
         data = `{"path":${JSON.stringify(pathname)},"image":${body}}`;
+        shown = image;
       }
     } catch {
       // A missing image or a failing database: the page says so itself, without a hint.
       main = '';
       data = '';
+      shown = undefined;
     }
+    links.push(linkPreview(sources.siteUrl, pathname, shown));
   }
   // The app's chunks, then the page's (index.html names only its small entry).
   const chunks = [
@@ -180,6 +190,7 @@ export async function firstScreen(
   if (root !== '') links.push(`<style id="first-screen-css">${SHELL_CSS}</style>`);
   return {
     head: links.join('\n    '),
+    title: shown === undefined ? '' : pageTitle(imageTitle(shown)),
     root,
     data:
       data === ''

@@ -11,6 +11,7 @@ import {
   type FirstScreen,
   type FirstScreenSources,
 } from './first-screen.js';
+import { escapeHtml } from './first-screen-shell.js';
 
 /**
  * The single origin of D1: the built web app's files, and its index.html for every other GET
@@ -82,6 +83,9 @@ export const webAppPlugin = fp(
 /** index.html with a page's first screen: hints in <head>, the shell in #root, its data after. */
 function withFirstScreen(html: string, first: FirstScreen): string {
   let page = html;
+  if (first.title !== '') {
+    page = page.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(first.title)}</title>`);
+  }
   if (first.head !== '') page = page.replace('</head>', () => `  ${first.head}\n  </head>`);
   if (first.root !== '' || first.data !== '') {
     // Functions as replacements: a `$&` in a title must stay text, not a replacement pattern.
