@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isEmailAddress, placeholderAddress } from './lib/email-address.js';
@@ -314,14 +315,27 @@ function parseTrustProxy(value: string | undefined): string | boolean {
   if (value === undefined || ['0', 'false', 'no'].includes(value.toLowerCase())) return false;
   if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
   const entries = value.split(',').map((entry) => entry.trim());
-  const address = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
-  if (entries.some((entry) => !address.test(entry))) {
+  if (!entries.every(isProxyAddress)) {
     throw new ConfigError(
       'TRUST_PROXY',
       `must be 0, 1 or a comma-separated list of proxy addresses/CIDRs, got "${value}"`,
     );
   }
   return entries.join(',');
+}
+
+/**
+ * An address or CIDR that Fastify's proxy-addr takes: a malformed one ('abc', '999.1.1.1',
+ * '10.0.0.0/33') made it throw a TypeError with a stack trace at start, not a named error.
+ */
+function isProxyAddress(entry: string): boolean {
+  const match = /^([0-9a-fA-F.:]+)(?:\/(\d{1,3}))?$/.exec(entry);
+  const version = match?.[1] === undefined ? 0 : isIP(match[1]);
+  if (version === 0) return false;
+  const prefix = match?.[2];
+  return (
+    prefix === undefined || (Number(prefix) >= 1 && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
 }
 
 /** The privacy policy promises erasure within 5 days: the delay can never exceed that. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -77,6 +78,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes TRUST_PROXY addresses and CIDRs that Fastify accepts', async () => {
+    const value = '10.0.0.1, 192.168.0.0/16, ::1, fd00::/8, 172.16.0.0/32';
+    const config = loadConfig({ TRUST_PROXY: value }, cwd);
+    expect(config.trustProxy).toBe('10.0.0.1,192.168.0.0/16,::1,fd00::/8,172.16.0.0/32');
+    const app = Fastify({ trustProxy: config.trustProxy });
+    await app.ready();
+    await app.close();
+    expect(loadConfig({ TRUST_PROXY: '1' }, cwd).trustProxy).toBe(true);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ', DEMO_CONTENT: '' }, cwd)).toMatchObject({
       port: 3000,
@@ -151,6 +162,13 @@ describe('loadConfig', () => {
     ['VIEW_FLUSH_MS', { VIEW_FLUSH_MS: '0' }],
     ['PUBLIC_CACHE_MS', { PUBLIC_CACHE_MS: '-1' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    // Each went through to Fastify, which threw a TypeError with a stack trace at start.
+    ['TRUST_PROXY', { TRUST_PROXY: 'abc' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1, 999.1.1.1' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/0' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '::1/129' }],
+    ['TRUST_PROXY', { TRUST_PROXY: ':::' }],
     // Past the API's 254 characters, well formed as it is.
     [
       'ADMIN_EMAIL',
