@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { describeStartupFailure } from './lib/startup-failure.js';
 import { isGalleryEmpty, seedDemoContent } from './demo/seed.js';
 import { enqueueImageAnalysis } from './jobs/image-analysis/image-analysis.job.js';
 import type { GeneratedAdministrator } from './modules/users/users.service.js';
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
       process.stderr.write(`Configuration error: ${error.message}\n`);
       process.exit(1);
     }
-    throw error;
+    // The database unreachable, the data folder read-only or full: one line with its reason.
+    process.stderr.write(`Failed to start: ${describeStartupFailure(error, 'data')}\n`);
+    process.exit(1);
   }
 
   if (config.demoContent && (await isGalleryEmpty(app.ctx))) {
@@ -48,7 +51,12 @@ async function main(): Promise<void> {
     await app.close();
   });
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    process.stderr.write(`Failed to start: ${describeStartupFailure(error, 'listen')}\n`);
+    process.exit(1);
+  }
 }
 
 function printAdministrator({ username, password }: GeneratedAdministrator): void {
@@ -69,8 +77,7 @@ function printAdministrator({ username, password }: GeneratedAdministrator): voi
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `Failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
+  // The demo content's writing, the only step left between the two above.
+  process.stderr.write(`Failed to start: ${describeStartupFailure(error, 'data')}\n`);
   process.exit(1);
 });

@@ -112,6 +112,59 @@ describe('the server process', () => {
     );
   });
 
+  it('stops at start with one line naming the variable when the machine refuses it', async () => {
+    const { dataDir } = await environment();
+    // A port nobody listens on: before, 'Database migration "unknown" failed' and a stack,
+    // with the refused connection hidden in the error's cause.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = collect(
+      startServer({
+        DATA_DIR: dataDir,
+        DEMO_CONTENT: '0',
+        DATABASE_URL: `postgres://muri:segreto@127.0.0.1:${String(closedPort)}/muri`,
+      }),
+    );
+    expect(await unreachable.exited).toBe(1);
+    expect(unreachable.output.stderr.trim()).toBe(
+      'Failed to start: DATABASE_URL: the database cannot be reached ' +
+        `(connect ECONNREFUSED 127.0.0.1:${String(closedPort)})`,
+    );
+
+    // A data folder that is a file: a stack trace from mkdir before.
+    const file = path.join(dataDir, 'un-file');
+    await fs.writeFile(file, '');
+    const notFolder = collect(startServer({ DATA_DIR: file, DEMO_CONTENT: '0' }));
+    expect(await notFolder.exited).toBe(1);
+    expect(notFolder.output.stderr.trim()).toBe(
+      `Failed to start: DATA_DIR: the data folder cannot be used (EEXIST: file already exists, mkdir '${file}')`,
+    );
+
+    // A port already taken.
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const takenPort = (taken.address() as net.AddressInfo).port;
+    try {
+      const inUse = collect(
+        startServer({
+          DATA_DIR: path.join(dataDir, 'dati'),
+          DEMO_CONTENT: '0',
+          HOST: '127.0.0.1',
+          PORT: String(takenPort),
+        }),
+      );
+      expect(await inUse.exited).toBe(1);
+      expect(inUse.output.stderr.trim()).toBe(
+        'Failed to start: PORT: the port is already in use ' +
+          `(listen EADDRINUSE: address already in use 127.0.0.1:${String(takenPort)})`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('starts, prints a generated administrator once, serves, and stops cleanly on SIGTERM', async () => {
     const { dataDir, database } = await environment();
     const env = {

@@ -53,7 +53,9 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    // None ran: the database could not be reached or locked, which its own error says.
+    if (failed === undefined) throw error;
     throw new Error(`Database migration "${failed}" failed`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type AppConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
+import { describeStartupFailure } from '../lib/startup-failure.js';
 import { createRuntime } from '../services.js';
 
 /*
@@ -53,8 +54,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `Job worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
+  process.stderr.write(`Job worker failed to start: ${describeStartupFailure(error, 'data')}\n`);
   process.exit(1);
 });
