@@ -48,12 +48,23 @@ export type App = FastifyInstance & { readonly ctx: AppContext };
 function loggerOptions(config: AppConfig): pino.LoggerOptions {
   return {
     level: config.logLevel,
-    // Privacy (D9): requests are logged without client addresses or credentials.
+    // Privacy (D9): requests are logged without client addresses or credentials; a signed
+    // file URL's signature opens a file under review to whoever reads it (file-urls.ts).
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      req: (req: { method: string; url: string }) => ({
+        method: req.method,
+        url: withoutSignature(req.url),
+      }),
       err: pino.stdSerializers.err,
     },
   };
+}
+
+/** The address with the value of its `sig` parameter, if any, left out. */
+function withoutSignature(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  return url.slice(0, query) + url.slice(query).replace(/([?&]sig=)[^&#]*/g, '$1[redacted]');
 }
 
 /** JSON request bodies stay small; uploads get their own multipart limits. */

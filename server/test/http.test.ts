@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_ADMIN, type TestApp } from './helpers/app.js';
 import { bearer, createUser, login } from './helpers/factories.js';
+import { uploadImage } from './helpers/images.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -180,6 +181,52 @@ describe('error contract (D2)', () => {
     expect(text).not.toContain('198.51.100.7');
     expect(text).not.toContain('203.0.113.9');
     expect(text).not.toContain('segreto');
+  });
+});
+
+describe('request logs at the level operators run (info)', () => {
+  let logged: TestApp;
+  beforeAll(async () => {
+    logged = await buildTestApp({ logLevel: 'info' });
+  });
+  afterAll(async () => {
+    await logged.close();
+  });
+
+  it('name no client address, credential or file signature', async () => {
+    await logged.app.inject({
+      method: 'GET',
+      url: '/api/users/me',
+      headers: { authorization: 'Bearer segreto', 'x-forwarded-for': '203.0.113.9' },
+      remoteAddress: '198.51.100.7',
+    });
+    // A signed URL opens a file under review to whoever holds it, for an hour or more: its
+    // signature was written into every request line, for anyone who reads the logs.
+    const user = await createUser(logged.app);
+    await uploadImage(logged.app, user);
+    const own = await logged.app.inject({
+      method: 'GET',
+      url: '/api/users/me/images',
+      headers: bearer(user.token),
+    });
+    const urls = own.json<{ images: Array<Record<string, string>> }>().images[0];
+    const signatures: string[] = [];
+    for (const url of [urls?.['display_url'], urls?.['thumbnail_url']]) {
+      const signature = /[?&]sig=([^&]+)/.exec(url ?? '')?.[1];
+      expect(signature, url).toBeDefined();
+      signatures.push(signature ?? '');
+      const file = await logged.app.inject({ method: 'GET', url: url ?? '' });
+      expect(file.statusCode).toBe(200);
+    }
+    const requests = logged.logs.filter((line) => line['req'] !== undefined);
+    expect(requests.length).toBeGreaterThan(3);
+    const text = JSON.stringify(logged.logs);
+    expect(text).not.toContain('198.51.100.7');
+    expect(text).not.toContain('203.0.113.9');
+    expect(text).not.toContain('segreto');
+    for (const signature of signatures) expect(text).not.toContain(signature);
+    // The rest of the address stays, so a request can still be told apart.
+    expect(text).toContain('sig=[redacted]');
   });
 });
 
