@@ -55,7 +55,11 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     // None ran: the database could not be reached or locked, which its own error says.
-    if (failed === undefined) throw error;
+    if (failed === undefined) {
+      throw error instanceof Error
+        ? error
+        : new Error('Database migrations failed', { cause: error });
+    }
     throw new Error(`Database migration "${failed}" failed`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

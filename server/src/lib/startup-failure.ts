@@ -37,14 +37,15 @@ function chain(error: unknown): Coded[] {
   const links: Coded[] = [];
   let current: unknown = error;
   while (typeof current === 'object' && current !== null && links.length < 10) {
-    links.push(current as Coded);
-    current = (current as Coded).cause;
+    const link: Coded = current;
+    links.push(link);
+    current = link.cause;
   }
   return links;
 }
 
 function messageOf(link: Coded): string {
-  return typeof link.message === 'string' ? link.message : String(link);
+  return typeof link.message === 'string' ? link.message : JSON.stringify(link);
 }
 
 /** What the server was doing when it failed: opening its data, or listening. */
