@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_JOB } from '../src/jobs/erasure/erasure.job.js';
@@ -840,6 +841,49 @@ describe('images, categories and tags', () => {
     expect((await asAdmin('DELETE', `/api/admin/tags/${id}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/images/${image.id_image}`)).json().tags).toEqual([]);
   });
+
+  // SQLite's write transactions run one at a time from their start, so there a deletion always
+  // sees a link committed before it; on PostgreSQL the link's writer may still be open.
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'forgets in search a tag deleted while another writer gives it to an image',
+    async () => {
+      const tag = (await asAdmin('POST', '/api/admin/tags', { nome: 'Girasole' })).json().id_tag;
+      const image = await publishedImage(t.app, user, { title: 'parete gialla' });
+      const url = `/api/admin/images/${image.id_image}`;
+      // The document an edit giving the image the tag writes, taken from a real one.
+      expect((await asAdmin('PUT', url, { tags: ['Girasole'] })).statusCode).toBe(200);
+      const { document } = await t.app.ctx.database.db
+        .selectFrom('image_search')
+        .select(sql<string>`document::text`.as('document'))
+        .where('id_image', '=', image.id_image)
+        .executeTakeFirstOrThrow();
+      expect((await asAdmin('PUT', url, { tags: [] })).statusCode).toBe(200);
+      const found = async () => {
+        t.app.publicCache.clear();
+        const answer = (await call('GET', '/api/search?query=girasole')).json();
+        return answer.images.map((shown: { id_image: number }) => shown.id_image);
+      };
+      expect(await found()).toEqual([]);
+
+      // That edit, in another server's transaction still open while the tag is deleted.
+      const edit = await holdWrite(
+        t.config.database,
+        [
+          ['INSERT INTO image_tags (id_image, id_tag) VALUES (?, ?)', [image.id_image, tag]],
+          [
+            'UPDATE image_search SET document = CAST(? AS tsvector) WHERE id_image = ?',
+            [document, image.id_image],
+          ],
+        ],
+        400,
+      );
+      const removed = await asAdmin('DELETE', `/api/admin/tags/${tag}`);
+      await edit.committed;
+      expect(removed.statusCode).toBe(200);
+      expect((await call('GET', `/api/images/${image.id_image}`)).json().tags).toEqual([]);
+      expect(await found()).toEqual([]);
+    },
+  );
 
   it('refuses a name past its kind’s limit, created or renamed, and keeps nothing of it', async () => {
     const kept = await asAdmin('POST', '/api/admin/tags', { nome: 't'.repeat(50) });

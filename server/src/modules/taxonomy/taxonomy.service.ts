@@ -315,8 +315,17 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
       // A form still showing the tag would create it again on saving.
       const images = await lockImagesWithTag(trx, id);
       await repo.bumpRevisions(trx, images);
+      // An edit or an approval giving an image the tag while these were read holds the tag's
+      // row (its link's foreign key) until it commits, with a search document that names the
+      // tag: the row locked now waits for it, and a second look finds its image, whose link
+      // the cascade below removes, so the caller reindexes it too. Not locked like the others:
+      // its writer already raised its revision, and once the tag's row is held no new link
+      // can come. (SQLite's write lock already kept every writer out since the first look.)
+      await repo.lockById(trx, dialect, taxonomy, id);
+      const seen = new Set(images);
+      const late = (await repo.imageIdsWithTag(trx, id)).filter((image) => !seen.has(image));
       await repo.remove(trx, taxonomy, id);
-      return images;
+      return [...images, ...late];
     });
   }
 
