@@ -138,6 +138,24 @@ export async function insertTagIfMissing(
   return row?.id_tag;
 }
 
+/**
+ * Locks the rows whose counts a transaction is about to move, in id order (PostgreSQL; SQLite's
+ * write transactions run one at a time).
+ */
+export async function lockCounts(
+  trx: Executor,
+  dialect: Dialect,
+  taxonomy: Taxonomy,
+  sortedIds: readonly number[],
+): Promise<void> {
+  if (dialect !== 'postgres' || sortedIds.length === 0) return;
+  await table(trx, taxonomy)
+    .where(sql.ref(`t.${ID_COLUMN[taxonomy]}`), 'in', [...sortedIds])
+    .orderBy(sql.ref(`t.${ID_COLUMN[taxonomy]}`))
+    .forNoKeyUpdate()
+    .execute();
+}
+
 /** Moves the approved-image count by delta, never below zero. */
 export async function adjustCount(
   db: Executor,

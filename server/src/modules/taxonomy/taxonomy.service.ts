@@ -164,7 +164,11 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     }
     const existing = await repo.findByKeys(tx, 'tags', [...wanted.keys()]);
     const ids = new Map(existing.map((row) => [row.nome_key, row.id]));
-    for (const [key, nome] of wanted) {
+    // Made in the order of their keys, not as named: two writers making the same new tags
+    // named in opposite orders each waited on PostgreSQL for the key the other had just
+    // inserted (a deadlock, answered 500); in one order the later waits for the earlier.
+    const missing = [...wanted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [key, nome] of missing) {
       if (ids.has(key)) continue;
       const created = await repo.insertTagIfMissing(tx, {
         nome,
@@ -329,6 +333,33 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     });
   }
 
+  /**
+   * Moves approved-image counts by the deltas given (a zero moves nothing). Every writer of
+   * the counts takes their rows in one order, categories before tags, each by id (locked
+   * first on PostgreSQL, since a multi-row UPDATE takes its rows in the order its plan reads
+   * them): an edit moving an image from one category to another, beside one moving another
+   * image the other way (or trading two tags), took the first's row and waited for the
+   * second's while the other did the opposite, a deadlock answered 500.
+   */
+  async function moveCounts(
+    tx: Executor,
+    deltas: { categories: ReadonlyMap<number, number>; tags: ReadonlyMap<number, number> },
+  ): Promise<void> {
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      const moved = [...deltas[taxonomy]].filter(([, delta]) => delta !== 0);
+      const ids = moved.map(([id]) => id).sort((a, b) => a - b);
+      await repo.lockCounts(tx, dialect, taxonomy, ids);
+      for (const delta of new Set(moved.map(([, by]) => by))) {
+        await repo.adjustCount(
+          tx,
+          taxonomy,
+          moved.filter(([, by]) => by === delta).map(([id]) => id),
+          delta,
+        );
+      }
+    }
+  }
+
   /** An image entering (+1) or leaving (-1) the approved set moves its category and tag counts. */
   async function adjustApprovedCounts(
     tx: Executor,
@@ -336,13 +367,17 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     categoryId: number,
     delta: 1 | -1,
   ): Promise<void> {
-    await repo.adjustCount(tx, 'categories', [categoryId], delta);
-    await repo.adjustCount(tx, 'tags', await repo.tagIdsOfImage(tx, imageId), delta);
+    const tags = await repo.tagIdsOfImage(tx, imageId);
+    await moveCounts(tx, {
+      categories: new Map([[categoryId, delta]]),
+      tags: new Map(tags.map((id) => [id, delta])),
+    });
   }
 
   /**
    * An image's category and tags as an administrator sets them; for an approved image the
-   * counts follow (out with the old, in with the new), in the caller's transaction.
+   * counts follow (out with the old, in with the new, as one move), in the caller's
+   * transaction.
    */
   async function recategorise(
     tx: Executor,
@@ -350,13 +385,20 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     changes: { id_categoria?: number | undefined; tags?: readonly string[] | undefined },
   ): Promise<void> {
     if (changes.id_categoria !== undefined) await requireCategory(changes.id_categoria, tx);
-    if (image.approved) await adjustApprovedCounts(tx, image.id_image, image.id_categoria, -1);
+    const oldTags = image.approved ? await repo.tagIdsOfImage(tx, image.id_image) : [];
     const categoryId = changes.id_categoria ?? image.id_categoria;
     if (changes.id_categoria !== undefined) {
       await repo.setImageCategory(tx, image.id_image, changes.id_categoria);
     }
     if (changes.tags !== undefined) await assignTags(image.id_image, changes.tags, tx);
-    if (image.approved) await adjustApprovedCounts(tx, image.id_image, categoryId, 1);
+    if (!image.approved) return;
+    const categories = new Map<number, number>([[image.id_categoria, -1]]);
+    categories.set(categoryId, (categories.get(categoryId) ?? 0) + 1);
+    const tags = new Map<number, number>(oldTags.map((id) => [id, -1]));
+    for (const id of await repo.tagIdsOfImage(tx, image.id_image)) {
+      tags.set(id, (tags.get(id) ?? 0) + 1);
+    }
+    await moveCounts(tx, { categories, tags });
   }
 
   return {
