@@ -23,6 +23,7 @@ import { Link as RouterLink, NavLink, Outlet, useNavigate } from 'react-router';
 import { clearSession, type SessionUser } from '../lib/session.js';
 import { ADMIN_SECTIONS } from './sections.js';
 import { PageSpinner } from './components/AdminPage.js';
+import { SkipLink } from '../components/SkipLink.js';
 
 /** SPEC §9: the side navigation is 280 px wide. */
 export const DRAWER_WIDTH = 280;
@@ -106,6 +107,7 @@ export function AdminShell({ user }: { user: SessionUser }) {
   const navigation = <Navigation user={user} onNavigate={() => setOpen(false)} />;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       {wide ? (
         <Drawer
           variant="permanent"
@@ -141,7 +143,16 @@ export function AdminShell({ user }: { user: SessionUser }) {
       )}
       <Box
         component="main"
-        sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 4 }, pt: { xs: 10, md: 4 } }}
+        id="contenuto"
+        // Focusable by script only, for SkipLink: a ring around the whole page marks nothing.
+        tabIndex={-1}
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          p: { xs: 2, md: 4 },
+          pt: { xs: 10, md: 4 },
+          '&:focus': { outline: 'none' },
+        }}
       >
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

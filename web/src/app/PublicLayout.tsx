@@ -1,6 +1,7 @@
 import { Box, Container } from '@mui/material';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { SkipLink } from '../components/SkipLink.js';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
 import { Header } from './Header.js';
@@ -13,12 +14,14 @@ export function PublicLayout() {
     <>
       {/* Back to a gallery lands where the reader left it, not at the top. */}
       <ScrollRestoration />
+      <SkipLink />
       <Header />
       {!pathname.startsWith('/user/') && <CategoryStrip />}
       {/* Focusable by script only, as 'Torna su' focuses it (ScrollTopFab.tsx); a ring around
           the whole content would mark nothing one can act on. */}
       <Container
         component="main"
+        id="contenuto"
         tabIndex={-1}
         maxWidth={false}
         sx={{ py: 3, maxWidth: 1800, '&:focus': { outline: 'none' } }}
