@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
 import { Loading } from '../components/StatusMessage.js';
 
 /*
@@ -20,9 +21,12 @@ const SettingsPage = lazy(() => import('./pages/SettingsPage.js'));
 export const adminRoutes: RouteObject = {
   path: '/admin',
   element: (
-    <Suspense fallback={<Loading />}>
-      <AdminArea />
-    </Suspense>
+    // The shell's own chunk, before the shell's boundary is there to catch a failure.
+    <LoadFailureBoundary>
+      <Suspense fallback={<Loading />}>
+        <AdminArea />
+      </Suspense>
+    </LoadFailureBoundary>
   ),
   children: [
     { index: true, element: <Navigate to="dashboard" replace /> },

@@ -7,6 +7,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../features/auth/useSession.js';
 import { focusContent } from '../components/focusContent.js';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
 import type { SearchClose } from './HeaderOverlays.js';
 
 // The search field and the categories drawer load when first wanted (HeaderOverlays.tsx).
@@ -86,15 +87,26 @@ export function Header() {
           <AccountCircleIcon />
         </IconButton>
         {searching && (
-          <Suspense fallback={null}>
-            <SearchOverlay onClose={closeSearch} />
-          </Suspense>
+          // Offline, the overlay's chunk may not come: the header stays, the button with it.
+          <LoadFailureBoundary fallback={null} onError={() => closeSearch('dismissed')}>
+            <Suspense fallback={null}>
+              <SearchOverlay onClose={closeSearch} />
+            </Suspense>
+          </LoadFailureBoundary>
         )}
       </Toolbar>
       {drawerWanted && (
-        <Suspense fallback={null}>
-          <CategoriesDrawer open={drawer} onClose={() => setDrawer(false)} />
-        </Suspense>
+        <LoadFailureBoundary
+          fallback={null}
+          onError={() => {
+            setDrawer(false);
+            setDrawerWanted(false);
+          }}
+        >
+          <Suspense fallback={null}>
+            <CategoriesDrawer open={drawer} onClose={() => setDrawer(false)} />
+          </Suspense>
+        </LoadFailureBoundary>
       )}
     </AppBar>
   );

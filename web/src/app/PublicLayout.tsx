@@ -1,6 +1,7 @@
 import { Box, Container } from '@mui/material';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
 import { SkipLink } from '../components/SkipLink.js';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
@@ -9,7 +10,7 @@ import { ScrollRestoration } from './ScrollRestoration.js';
 
 /** Header on every public page; the category strip too, except on profiles (SPEC §2). */
 export function PublicLayout() {
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   return (
     <>
       {/* Back to a gallery lands where the reader left it, not at the top. */}
@@ -26,9 +27,11 @@ export function PublicLayout() {
         maxWidth={false}
         sx={{ py: 3, maxWidth: 1800, '&:focus': { outline: 'none' } }}
       >
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        <LoadFailureBoundary resetKey={key}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </LoadFailureBoundary>
       </Container>
     </>
   );
@@ -36,11 +39,14 @@ export function PublicLayout() {
 
 /** Login and registration stand alone, without the header (SPEC §2). */
 export function BareLayout() {
+  const { key } = useLocation();
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
-      <Suspense fallback={<Loading />}>
-        <Outlet />
-      </Suspense>
+      <LoadFailureBoundary resetKey={key}>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </LoadFailureBoundary>
     </Box>
   );
 }

@@ -16,6 +16,14 @@ export interface LazyPage {
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
   let Loaded: ComponentType | undefined;
   let loading: Promise<void> | undefined;
+  /**
+   * The failed attempt the page's render saw, kept: given a new attempt on each render, the
+   * page suspended on it, failed, rendered again and asked again, some 170 requests a second
+   * for as long as the chunk could not be had (offline, or gone after a deploy), with the old
+   * page left on screen and nothing said. Thrown instead, the failure reaches the layout's
+   * LoadFailureBoundary, which says so.
+   */
+  let failed: Promise<void> | undefined;
   const preload = () =>
     (loading ??= load().then(
       (module) => {
@@ -27,8 +35,15 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
         throw error;
       },
     ));
+  const attempt = () => {
+    const started = preload();
+    started.catch(() => {
+      failed = started;
+    });
+    return started;
+  };
   function Page() {
-    if (Loaded === undefined) use(preload());
+    if (Loaded === undefined) use(failed ?? loading ?? attempt());
     // `use` returns only once the promise has resolved, and preload sets Loaded before that.
     const Component = Loaded as ComponentType;
     return <Component />;

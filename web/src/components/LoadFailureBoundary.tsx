@@ -1,0 +1,58 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { ErrorMessage } from './StatusMessage.js';
+
+/** What a screen whose code could not be loaded shows in its place. */
+export const LOAD_FAILURE = 'Impossibile caricare la pagina. Controlla la connessione e riprova.';
+
+interface Props {
+  children: ReactNode;
+  /** A new value (the location's key) draws the children again: another page was asked for. */
+  resetKey?: string;
+  /** In place of the children after a failure; the page's error message when not given. */
+  fallback?: ReactNode;
+  onError?: (error: unknown) => void;
+}
+
+interface State {
+  failed: boolean;
+  resetKey: string | undefined;
+}
+
+/**
+ * Catches what a screen throws while drawing, above all a chunk that did not load (no network,
+ * or a new version deployed in between: its old chunks are gone). Without it React unmounted
+ * the whole app, header included: a tap on 'Cerca' offline, or a back-office page opened
+ * offline, left an empty black page.
+ * 'Riprova' loads the page anew: a chunk that failed stays failed until then (React.lazy keeps
+ * its failure), and after a deploy only a new index.html names chunks that exist.
+ */
+export class LoadFailureBoundary extends Component<Props, State> {
+  override state: State = { failed: false, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(): Partial<State> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
+    return props.resetKey === state.resetKey ? null : { failed: false, resetKey: props.resetKey };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error(error, info.componentStack);
+    this.props.onError?.(error);
+  }
+
+  override render(): ReactNode {
+    if (!this.state.failed) return this.props.children;
+    return (
+      this.props.fallback ?? (
+        <ErrorMessage
+          message={LOAD_FAILURE}
+          onRetry={() => {
+            window.location.reload();
+          }}
+        />
+      )
+    );
+  }
+}
