@@ -1,5 +1,5 @@
 import { Box, Stack } from '@mui/material';
-import { useState, type SubmitEvent } from 'react';
+import { useRef, useState, type SubmitEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
@@ -43,6 +43,9 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // A second submit before the button is drawn disabled (a double click, Enter twice) sent a
+  // second login: the mutation says it is pending only from its next render on.
+  const sending = useRef(false);
   const target = returnPath(location.state);
 
   // Already logged in (or just now): nothing to do here.
@@ -55,10 +58,15 @@ export default function LoginPage() {
       setProblem('Inserisci username e password.');
       return;
     }
+    if (sending.current) return;
+    sending.current = true;
     setProblem(null);
     login.mutate(
       { username: username.trim(), password },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: () => void navigate(target, { replace: true }),
         onError: (error) => {
           setProblem(failureMessage(error));

@@ -1,5 +1,5 @@
 import { Alert, Box, Checkbox, FormControlLabel, FormHelperText, Link, Stack } from '@mui/material';
-import { useState, type SubmitEvent } from 'react';
+import { useRef, useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import {
@@ -59,6 +59,9 @@ export default function RegisterPage() {
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const [adult, setAdult] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+  // A second submit before the button is drawn disabled (a double click) sent a second sign-up,
+  // which the server refused as 'Username o email già in uso' (see LoginPage).
+  const sending = useRef(false);
 
   if (user !== null && !register.isPending) return <Navigate to="/" replace />;
 
@@ -90,10 +93,14 @@ export default function RegisterPage() {
     event.preventDefault();
     const found = check();
     setProblem(found);
-    if (found !== null) return;
+    if (found !== null || sending.current) return;
+    sending.current = true;
     register.mutate(
       { username: form.username.trim(), email: form.email.trim(), password: form.password },
       {
+        onSettled: () => {
+          sending.current = false;
+        },
         onSuccess: () => void navigate('/', { replace: true }),
         onError: (error) => {
           const message = failureMessage(error);
