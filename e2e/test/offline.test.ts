@@ -21,13 +21,14 @@ const FAILURE = 'Impossibile caricare la pagina. Controlla la connessione e ripr
 let server: RunningServer;
 let browser: Browser;
 let adminToken: string;
+let categoryId: number;
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   adminToken = await loginAdmin(server.url);
   const user = await registerUser(server.url);
-  const categoryId = await createCategory(server.url, adminToken, 'Amore');
+  categoryId = await createCategory(server.url, adminToken, 'Amore');
   await publish(server.url, user, adminToken, 'Muro Amore', { categoryId });
 });
 
@@ -60,9 +61,7 @@ describe('offline, a screen whose code is not loaded yet', () => {
     const main = page.getByRole('main');
     await main.getByText(FAILURE).waitFor({ timeout: 5000 });
     // The header is still there to go elsewhere.
-    await expect(page.getByRole('link', { name: 'Muri Parlanti' }).isVisible()).resolves.toBe(
-      true,
-    );
+    await expect(page.getByRole('link', { name: 'Muri Parlanti' }).isVisible()).resolves.toBe(true);
     await page.waitForTimeout(1000);
     expect(failed.count()).toBeLessThan(10);
     await screenshot(page, 'offline-page-phone');
@@ -101,6 +100,29 @@ describe('offline, a screen whose code is not loaded yet', () => {
     await expect(navigation.isVisible()).resolves.toBe(true);
     await screenshot(page, 'offline-admin-desktop');
     await context.setOffline(false);
+    await context.close();
+  });
+});
+
+describe('a first request that met a network drop', () => {
+  it("offers 'Riprova' on a category page, which brings the category", async () => {
+    const { context, page } = await open(null);
+    // The first try and the automatic second one (worthRetrying).
+    let drops = 2;
+    await page.route(`**/api/categories/${categoryId}`, async (route) => {
+      if (drops > 0) {
+        drops -= 1;
+        await route.abort('internetdisconnected');
+      } else {
+        await route.continue();
+      }
+    });
+    await page.goto(`${server.url}/category/${categoryId}`);
+    const retry = page.getByRole('main').getByRole('button', { name: 'Riprova' });
+    await retry.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'offline-category-retry-phone');
+    await retry.click();
+    await page.getByRole('heading', { name: 'Amore' }).waitFor();
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import {
   parseBody,
   settle,
   uploadPercent,
+  retryOf,
   worthRetrying,
 } from './api.js';
 
@@ -35,6 +36,22 @@ describe('worthRetrying', () => {
     expect(worthRetrying(0, new ApiError(404, 'Categoria non trovata'))).toBe(false);
     expect(worthRetrying(0, new ApiError(403, undefined))).toBe(false);
     expect(worthRetrying(1, new ApiError(503, undefined))).toBe(false);
+  });
+});
+
+describe('retryOf', () => {
+  it("offers 'Riprova' for a failure another try may mend, and asks again on it", () => {
+    const again = vi.fn();
+    const retry = retryOf(new ApiError(0, undefined), again);
+    expect(retry).toBeTypeOf('function');
+    retry?.();
+    expect(again).toHaveBeenCalledOnce();
+    expect(retryOf(new ApiError(502, undefined), again)).toBeTypeOf('function');
+  });
+
+  it('offers none for a refusal, which another try would repeat', () => {
+    expect(retryOf(new ApiError(403, 'No'), vi.fn())).toBeUndefined();
+    expect(retryOf(new ApiError(404, undefined), vi.fn())).toBeUndefined();
   });
 });
 

@@ -16,6 +16,15 @@ export class ApiError extends Error {
  * or the server's own trouble (5xx, 429) may pass, but a 404, 403 or 401 will answer the same
  * again and only delays its message ('Categoria non trovata' came after two round trips).
  */
+/**
+ * A failure's 'Riprova' (ErrorMessage's onRetry), for a failure that another try may mend (see
+ * worthRetrying): without it a page whose first request met a network drop or a restarting
+ * server was a dead end until reloaded. None for a refusal, which another try would repeat.
+ */
+export function retryOf(error: unknown, again: () => unknown): (() => void) | undefined {
+  return worthRetrying(0, error) ? () => void again() : undefined;
+}
+
 export function worthRetrying(failures: number, error: unknown): boolean {
   if (failures >= 1) return false;
   if (!(error instanceof ApiError)) return true;

@@ -5,7 +5,7 @@ import { ErrorMessage } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useCategory } from '../features/categories/category.js';
 import { useCategoryImages } from '../features/categories/categoryImages.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { categoryDisplayName, countPhrase } from '../lib/format.js';
 import { parseRouteId } from '../lib/routeId.js';
 
@@ -32,6 +32,7 @@ export default function CategoryPage() {
               ? NOT_FOUND
               : errorMessage(category.error, 'Errore nel recupero della categoria')
           }
+          onRetry={missing ? undefined : retryOf(category.error, category.refetch)}
         />
       </>
     );

@@ -46,7 +46,7 @@ import {
   type Reaction,
 } from '../features/image-detail/toggleReaction.js';
 import { parseRouteId } from '../lib/routeId.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
 import { imageAltText, imageTitle } from '../lib/imageText.js';
 import type { ImageDetail } from '../lib/types.js';
@@ -493,7 +493,10 @@ export default function ImagePage() {
   if (image.isPending) return <Loading />;
   if (image.isError) {
     return (
-      <ErrorMessage message={errorMessage(image.error, "Errore nel caricamento dell'immagine")} />
+      <ErrorMessage
+        message={errorMessage(image.error, "Errore nel caricamento dell'immagine")}
+        onRetry={retryOf(image.error, image.refetch)}
+      />
     );
   }
 

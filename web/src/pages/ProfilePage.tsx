@@ -34,7 +34,7 @@ import { useFollow } from '../features/profile/useFollow.js';
 import { useLikedImages } from '../features/profile/useLikedImages.js';
 import { useProfile, type PublicProfile } from '../features/profile/useProfile.js';
 import { userImagesQuery, useUserImages } from '../features/profile/useUserImages.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { formatCount, formatLongDate } from '../lib/format.js';
 import { clearSession, type SessionUser } from '../lib/session.js';
 
@@ -399,7 +399,12 @@ export default function ProfilePage() {
   if (notFound) {
     body = <ErrorMessage message="Utente non trovato" />;
   } else if (profile.isError) {
-    body = <ErrorMessage message="Errore nel caricamento del profilo utente" />;
+    body = (
+      <ErrorMessage
+        message="Errore nel caricamento del profilo utente"
+        onRetry={retryOf(profile.error, profile.refetch)}
+      />
+    );
   } else if (data === undefined) {
     body = <Loading />;
   } else {

@@ -5,7 +5,7 @@ import { ErrorMessage } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useTag } from '../features/tags/tag.js';
 import { useTagImages } from '../features/tags/tagImages.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { countPhrase } from '../lib/format.js';
 import { parseRouteId } from '../lib/routeId.js';
 
@@ -26,6 +26,7 @@ export default function TagPage() {
         <GalleryHeading crumbs={CRUMBS} title="Tag" count="" />
         <ErrorMessage
           message={missing ? NOT_FOUND : errorMessage(tag.error, 'Errore nel caricamento dei tag')}
+          onRetry={missing ? undefined : retryOf(tag.error, tag.refetch)}
         />
       </>
     );

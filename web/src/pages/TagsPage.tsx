@@ -6,7 +6,7 @@ import { EmptyMessage, ErrorMessage, Loading } from '../components/StatusMessage
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { useTags } from '../features/tags/tags.js';
-import { errorMessage } from '../lib/api.js';
+import { errorMessage, retryOf } from '../lib/api.js';
 import { filterByName } from '../lib/fold.js';
 
 const TITLE = 'Tag disponibili';
@@ -23,7 +23,12 @@ export default function TagsPage() {
   let body;
   if (tags.isPending) body = <Loading />;
   else if (tags.isError)
-    body = <ErrorMessage message={errorMessage(tags.error, 'Errore nel caricamento dei tag')} />;
+    body = (
+      <ErrorMessage
+        message={errorMessage(tags.error, 'Errore nel caricamento dei tag')}
+        onRetry={retryOf(tags.error, tags.refetch)}
+      />
+    );
   else if (shown.length === 0) body = <EmptyMessage message="Nessun tag trovato" />;
   else
     body = (
