@@ -333,6 +333,16 @@ describe('the own profile', () => {
     await dialog.getByRole('button', { name: 'Elimina account' }).click();
     await page.waitForURL(`${server.url}/`);
     await expect(storedToken(page)).resolves.toBeNull();
+    // The home page says the deletion was taken, and when it is complete.
+    const notice = page.getByRole('status').filter({ hasText: 'account è stato disattivato' });
+    await notice.getByText('entro 5 giorni').waitFor();
+    await screenshot(page, 'profile-account-deleted-desktop');
+    await notice.getByRole('button', { name: 'Chiudi' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'Muri Parlanti' }).waitFor();
+    await expect(notice.count()).resolves.toBe(0);
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -6,6 +6,7 @@ import { SkipLink } from '../components/SkipLink.js';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
 import { Header } from './Header.js';
+import { PageNotice } from './PageNotice.js';
 import { ScrollRestoration } from './ScrollRestoration.js';
 
 /** Header on every public page; the category strip too, except on profiles (SPEC §2). */
@@ -27,6 +28,7 @@ export function PublicLayout() {
         maxWidth={false}
         sx={{ py: 3, maxWidth: 1800, '&:focus': { outline: 'none' } }}
       >
+        <PageNotice />
         <LoadFailureBoundary resetKey={key}>
           <Suspense fallback={<Loading />}>
             <Outlet />

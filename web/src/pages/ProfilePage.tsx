@@ -37,6 +37,7 @@ import { userImagesQuery, useUserImages } from '../features/profile/useUserImage
 import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { formatCount, formatLongDate } from '../lib/format.js';
 import { clearSession, type SessionUser } from '../lib/session.js';
+import type { NoticeState } from '../app/PageNotice.js';
 
 // What only the profile's owner opens, and only sometimes, loads when first wanted: the menu
 // (MUI's Menu, Popover, Modal), the two dialogs (text fields, Dialog) and the notice (Snackbar).
@@ -367,7 +368,7 @@ export default function ProfilePage() {
   };
 
   /** Ends the session deliberately (logout, deletion) and leaves for `to`. */
-  const leave = (to: string) => {
+  const leave = (to: string, notice?: string) => {
     flushSync(() => {
       setLeaving(true);
     });
@@ -375,7 +376,8 @@ export default function ProfilePage() {
     queryClient.removeQueries({ queryKey: ['users'] });
     queryClient.removeQueries({ queryKey: profileKeys.ownUploads(viewer?.id_utente ?? 0) });
     queryClient.removeQueries({ queryKey: profileKeys.liked(viewer?.id_utente ?? 0) });
-    void navigate(to, { replace: true });
+    const state: NoticeState | null = notice === undefined ? null : { notice };
+    void navigate(to, { replace: true, state });
   };
 
   const startExport = () => {
@@ -501,7 +503,10 @@ export default function ProfilePage() {
               setDialog(null);
             }}
             onDeleted={() => {
-              leave('/');
+              leave(
+                '/',
+                'Il tuo account è stato disattivato. Lo cancelleremo definitivamente, con le tue immagini e le tue interazioni, entro 5 giorni.',
+              );
             }}
           />
         </Suspense>
