@@ -421,6 +421,15 @@ describe('upload', () => {
       buffer: await jpeg('Porto'),
     });
     await page.getByText('Immagine caricata con successo!').waitFor();
+    // The focus left with the button that opened the picker; it goes on to the outcome, not
+    // to the body, and the next Tab reaches 'Vai al tuo profilo'.
+    await expect(page.evaluate(() => document.activeElement?.textContent ?? null)).resolves.toBe(
+      'Immagine caricata con successo!',
+    );
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent ?? null)).resolves.toBe(
+      'Vai al tuo profilo',
+    );
     await screenshot(page, 'image-and-account-upload-success-desktop');
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'image-and-account-upload-success-phone');

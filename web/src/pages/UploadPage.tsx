@@ -149,6 +149,7 @@ export default function UploadPage() {
     }
     setProblem(null);
     setFile(chosen);
+    hadFocus.current = document.activeElement === chooseButton.current;
     upload.mutate(chosen, {
       onError: (error) => {
         setProblem(failureMessage(error));
@@ -157,6 +158,24 @@ export default function UploadPage() {
   };
 
   const picker = useRef<HTMLInputElement>(null);
+  const chooseButton = useRef<HTMLButtonElement>(null);
+  const done = useRef<HTMLParagraphElement>(null);
+  // The button that opened the picker goes while the file is sent: the focus fell to the body,
+  // and a keyboard started again from the top of the page. It goes on to the outcome instead:
+  // the success (read out, 'Vai al tuo profilo' one Tab away), or the button again after a
+  // failure.
+  const { status } = upload;
+  const hadFocus = useRef(false);
+  useEffect(() => {
+    if (status === 'pending' || !hadFocus.current) return;
+    if (status === 'success') {
+      hadFocus.current = false;
+      done.current?.focus();
+    } else if (status === 'error') {
+      hadFocus.current = false;
+      chooseButton.current?.focus();
+    }
+  }, [status]);
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     // Cleared so that choosing the same file again still counts as a choice.
@@ -203,6 +222,8 @@ export default function UploadPage() {
             variant="h6"
             component="p"
             role="status"
+            ref={done}
+            tabIndex={-1}
             // The mark above the sentence: beside it, a sentence wrapped on a phone left the mark
             // hanging alone at the side of its two centred lines.
             sx={{
@@ -211,6 +232,7 @@ export default function UploadPage() {
               flexDirection: 'column',
               alignItems: 'center',
               gap: 1,
+              '&:focus': { outline: 'none' },
             }}
           >
             <CheckCircleOutlineIcon color="success" aria-hidden sx={{ fontSize: 48 }} />
@@ -295,6 +317,7 @@ export default function UploadPage() {
         {/* A real button that opens the hidden field: a <label> drawn as one had the role of a
             button that its element does not allow, and opened on Enter only through MUI. */}
         <Button
+          ref={chooseButton}
           variant="contained"
           color="secondary"
           size="large"
