@@ -51,6 +51,11 @@ export interface TaxonomyTexts {
   fieldLabel: string;
   empty: string;
   deletePrompt: string;
+  /**
+   * The one item a row's delete asks about, named, and what becomes of its images: the prompt
+   * alone ('questa categoria') left the administrator to trust the row they had clicked.
+   */
+  deleteDetail: (item: TaxonomyItem) => string;
   loadError: string;
   saveError: string;
   deleteError: string;
@@ -369,7 +374,11 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
       )}
       <ConfirmDialog
         open={deleting !== null}
-        message={texts.deletePrompt}
+        message={
+          deleting === null
+            ? texts.deletePrompt
+            : `${texts.deletePrompt} ${texts.deleteDetail(deleting)}`
+        }
         busy={deleteBusy}
         onConfirm={() => {
           if (deleting !== null) void confirmDelete(deleting);

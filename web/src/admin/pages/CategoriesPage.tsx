@@ -22,6 +22,14 @@ const TEXTS: TaxonomyTexts = {
   fieldLabel: 'Nome Categoria',
   empty: 'Nessuna categoria trovata. Crea una nuova categoria per iniziare.',
   deletePrompt: 'Sei sicuro di voler eliminare questa categoria?',
+  // D6: its images move to category 1.
+  deleteDetail: ({ nome, image_count }) =>
+    `«${categoryDisplayName(nome)}»: ` +
+    (image_count === 0
+      ? 'non contiene immagini.'
+      : image_count === 1
+        ? 'la sua immagine passerà a «Non categorizzata».'
+        : `le sue ${image_count} immagini passeranno a «Non categorizzata».`),
   loadError: 'Errore nel caricamento delle categorie',
   saveError: 'Errore nel salvataggio della categoria',
   deleteError: "Errore durante l'eliminazione della categoria",

@@ -18,6 +18,13 @@ const TEXTS: TaxonomyTexts = {
   fieldLabel: 'Nome Tag',
   empty: 'Nessun tag trovato. Crea un nuovo tag per iniziare.',
   deletePrompt: 'Sei sicuro di voler eliminare questo tag?',
+  deleteDetail: ({ nome, image_count }) =>
+    `«${nome}»: ` +
+    (image_count === 0
+      ? 'non è usato da nessuna immagine.'
+      : image_count === 1
+        ? 'verrà tolto dalla sua immagine.'
+        : `verrà tolto dalle sue ${image_count} immagini.`),
   loadError: 'Errore nel caricamento dei tag',
   saveError: 'Errore nel salvataggio del tag',
   deleteError: "Errore durante l'eliminazione del tag",
