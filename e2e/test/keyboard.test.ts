@@ -82,3 +82,35 @@ describe('the skip link', () => {
     await context.close();
   });
 });
+
+describe("a gallery's order", () => {
+  it('goes from a picture to the one beside it, row after row, not down a whole column', async () => {
+    // Two lanes on a phone: four pictures make two rows of two.
+    const { context, page } = await openSession(browser, server.url, null, {
+      viewport: VIEWPORTS.phone,
+    });
+    await page.goto(server.url);
+    const gallery = page.locator('section[aria-labelledby="home-all"]');
+    await gallery.scrollIntoViewIfNeeded();
+    const pictures = gallery.locator('a[href^="/image/"]');
+    await expect.poll(() => pictures.count()).toBe(4);
+    const boxes = await pictures.evaluateAll((links) =>
+      links.map((link) => {
+        const box = link.getBoundingClientRect();
+        return { x: Math.round(box.x), y: Math.round(box.y) };
+      }),
+    );
+    // In the document (the focus's and a screen reader's order): left, right, then the next row.
+    expect(boxes[1]!.x).toBeGreaterThan(boxes[0]!.x);
+    expect(boxes[2]!.x).toBe(boxes[0]!.x);
+    expect(boxes[2]!.y).toBeGreaterThan(boxes[0]!.y);
+    expect(boxes[3]!.x).toBe(boxes[1]!.x);
+    // And by the keyboard: Tab from the first picture reaches the one beside it.
+    await pictures.first().focus();
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('href'));
+    expect(focused).toBe(await pictures.nth(1).getAttribute('href'));
+    await screenshot(page, 'keyboard-gallery-order-phone');
+    await context.close();
+  });
+});

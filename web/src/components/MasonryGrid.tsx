@@ -10,7 +10,7 @@ import {
 import type { GalleryImage } from '../lib/types.js';
 import { ImageCard } from './ImageCard.js';
 import { Loading } from './StatusMessage.js';
-import { columnsFor, GALLERY_COLUMNS, layoutLanes, type ColumnRule } from './masonryColumns.js';
+import { columnsFor, GALLERY_COLUMNS, placeCards, type ColumnRule } from './masonryColumns.js';
 
 /**
  * The viewport's width, read when it changes rather than when React asks: reading
@@ -49,6 +49,8 @@ function useColumns(rule: ColumnRule): number {
  * time on desktop). The lanes deal each card to the shortest lane so far, so the cards drawn
  * later go below the ones already there: nothing moves.
  */
+/** The space between cards, across and down (theme spacing 1.5). */
+const GAP_PX = 12;
 const FIRST_CARDS = 24;
 const MORE_CARDS = 24;
 /** What the grid draws before its first cards: nothing, until they are ready to commit. */
@@ -65,8 +67,8 @@ interface MasonryGridProps {
 }
 
 /**
- * Images in columns, each placed in the shortest column so far (by aspect ratio), and a
- * sentinel that asks for the next page when it comes near the viewport.
+ * Images in columns, each placed in the shortest column so far (by aspect ratio), in the
+ * document in their own order, and a sentinel that asks for the next page when it comes near the viewport.
  */
 export function MasonryGrid({
   images,
@@ -109,20 +111,40 @@ export function MasonryGrid({
 
   // Until the first cards are drawn, the same spinner as while their page was on its way.
   if (drawn.length === 0 && images.length > 0) return <Loading />;
-  const lanes = layoutLanes(moreToShow ? drawn.slice(0, shown) : drawn, count);
+  const { cards, lanes } = placeCards(moreToShow ? drawn.slice(0, shown) : drawn, count);
+  // A lane's width, from the grid's own (a container: 100cqi), so that every place below is
+  // CSS the browser works out, at any width, with nothing measured by script.
+  const lane = `((100cqi - ${String((count - 1) * GAP_PX)}px) / ${String(count)})`;
+  const bottom = (height: number, before: number) =>
+    `calc(${String(height)} * ${lane} + ${String(before * GAP_PX)}px)`;
 
   return (
     <>
-      <Box
-        sx={{ display: 'grid', gridTemplateColumns: `repeat(${count}, minmax(0, 1fr))`, gap: 1.5 }}
-      >
-        {lanes.map((lane, index) => (
-          <Box key={index} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-            {lane.map((image, position) => (
-              <ImageCard key={image.id_image} image={image} eager={position === 0} />
-            ))}
-          </Box>
-        ))}
+      <Box sx={{ containerType: 'inline-size' }}>
+        <Box
+          sx={{ position: 'relative' }}
+          style={{
+            height: `max(${lanes.map((l) => bottom(l.height, Math.max(0, l.cards - 1))).join(', ')})`,
+          }}
+        >
+          {/* The cards in the gallery's order (the focus and a screen reader go from one to the
+              next as the gallery lists them, row after row), each placed in its lane: in lanes
+              of their own, a keyboard went down the whole first column, which on an endless
+              gallery never ends, before reaching the second. */}
+          {cards.map(({ item, lane: index, above, before }) => (
+            <div
+              key={item.id_image}
+              style={{
+                position: 'absolute',
+                width: `calc(${lane})`,
+                left: `calc(${String(index)} * (${lane} + ${String(GAP_PX)}px))`,
+                top: bottom(above, before),
+              }}
+            >
+              <ImageCard image={item} eager={before === 0} />
+            </div>
+          ))}
+        </Box>
       </Box>
       <Box ref={sentinel} sx={{ display: 'flex', justifyContent: 'center', py: 3 }}>
         {loadingMore && <CircularProgress size={28} aria-label="Caricamento" />}

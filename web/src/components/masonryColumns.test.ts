@@ -4,7 +4,7 @@ import {
   GALLERY_COLUMNS,
   cardRatio,
   isCardBounded,
-  layoutLanes,
+  placeCards,
   TALLEST_CARD,
   WIDEST_CARD,
   PROFILE_COLUMNS,
@@ -63,11 +63,32 @@ describe('masonry columns (SPEC §9)', () => {
   });
 });
 
-describe('layoutLanes', () => {
+describe('placeCards', () => {
   const square = (id: number) => ({ id, width: 100, height: 100 });
   const tall = (id: number) => ({ id, width: 100, height: 200 });
-  const lanes = (items: Array<{ id: number; width: number; height: number }>, count: number) =>
-    layoutLanes(items, count).map((lane) => lane.map((item) => item.id));
+  /** The ids in each lane, top to bottom. */
+  const lanes = (items: Array<{ id: number; width: number; height: number }>, count: number) => {
+    const placed = placeCards(items, count);
+    return placed.lanes.map((_, lane) =>
+      placed.cards.filter((card) => card.lane === lane).map((card) => card.item.id),
+    );
+  };
+
+  it('keeps the items’ order, each card saying what stands above it in its lane', () => {
+    const placed = placeCards([tall(1), square(2), square(3), square(4)], 2);
+    expect(
+      placed.cards.map(({ item, lane, above, before }) => [item.id, lane, above, before]),
+    ).toEqual([
+      [1, 0, 0, 0],
+      [2, 1, 0, 0],
+      [3, 1, 1, 1],
+      [4, 0, 2, 1],
+    ]);
+    expect(placed.lanes).toEqual([
+      { height: 3, cards: 2 },
+      { height: 2, cards: 2 },
+    ]);
+  });
 
   it('deals equal items left to right, row after row', () => {
     expect(lanes([1, 2, 3, 4, 5].map(square), 2)).toEqual([

@@ -61,18 +61,34 @@ export function isCardBounded(item: Sized): boolean {
   return cardRatio(item) !== item.height / Math.max(item.width, 1);
 }
 
+/** A card's place in the lanes: which lane, and what stands above it there. */
+export interface PlacedCard<T> {
+  item: T;
+  lane: number;
+  /** The cards above it in its lane, as heights per unit of the lane's width. */
+  above: number;
+  /** How many cards are above it in its lane (each followed by a gap). */
+  before: number;
+}
+
 /**
  * Deals the items into `count` lanes, each into the lane that is shortest so far (heights
  * relative to the lane's width), leftmost on a tie: reading order stays roughly left to right
- * and the lanes end close together.
+ * and the lanes end close together. The cards keep the items' order; each says where it goes.
  */
-export function layoutLanes<T extends Sized>(items: readonly T[], count: number): T[][] {
-  const lanes: T[][] = Array.from({ length: Math.max(1, count) }, () => []);
-  const heights = lanes.map(() => 0);
-  for (const item of items) {
-    const lane = heights.indexOf(Math.min(...heights));
-    lanes[lane]?.push(item);
-    heights[lane] = (heights[lane] ?? 0) + cardRatio(item);
-  }
-  return lanes;
+export function placeCards<T extends Sized>(
+  items: readonly T[],
+  count: number,
+): { cards: PlacedCard<T>[]; lanes: Array<{ height: number; cards: number }> } {
+  const lanes = Array.from({ length: Math.max(1, count) }, () => ({ height: 0, cards: 0 }));
+  const cards = items.map((item) => {
+    const shortest = Math.min(...lanes.map((lane) => lane.height));
+    const lane = lanes.findIndex((candidate) => candidate.height === shortest);
+    const into = lanes[lane] ?? { height: 0, cards: 0 };
+    const card = { item, lane, above: into.height, before: into.cards };
+    into.height += cardRatio(item);
+    into.cards += 1;
+    return card;
+  });
+  return { cards, lanes };
 }
