@@ -23,6 +23,7 @@ interface AdminImage {
   id_image: number;
   filename: string;
   titolo_img: string | null;
+  username: string;
   id_categoria: number;
   status: string;
   tags: string[];
@@ -221,6 +222,10 @@ describe('Gestione Immagini', () => {
     await row(page, target.id_image).getByRole('button', { name: 'Elimina' }).click();
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
     await confirm.getByText('Sei sicuro di voler eliminare questa immagine?').waitFor();
+    // Which picture it means: its title and its author.
+    await confirm
+      .getByText(`«${target.titolo_img ?? 'Immagine senza titolo'}», di ${target.username}.`)
+      .waitFor();
     await confirm.getByRole('button', { name: 'Elimina' }).click();
     await page.getByText('Immagine eliminata').waitFor();
     await page.getByText('Nessuna immagine trovata').waitFor();

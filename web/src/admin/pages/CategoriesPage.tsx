@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { fold } from '../../lib/fold.js';
-import { categoryDisplayName, compareItalian } from '../../lib/format.js';
+import { categoryDisplayName, compareItalian, formatCount } from '../../lib/format.js';
 import { UNCATEGORISED_ID } from '../../lib/imageText.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import {
@@ -29,7 +29,7 @@ const TEXTS: TaxonomyTexts = {
       ? 'non contiene immagini.'
       : image_count === 1
         ? 'la sua immagine passerà a «Non categorizzata».'
-        : `le sue ${image_count} immagini passeranno a «Non categorizzata».`),
+        : `le sue ${formatCount(image_count)} immagini passeranno a «Non categorizzata».`),
   loadError: 'Errore nel caricamento delle categorie',
   saveError: 'Errore nel salvataggio della categoria',
   deleteError: "Errore durante l'eliminazione della categoria",

@@ -318,7 +318,12 @@ export default function ImagesPage() {
       )}
       <ConfirmDialog
         open={deleting !== null}
-        message="Sei sicuro di voler eliminare questa immagine?"
+        // SPEC's prompt, then which picture it means: the row's title and author.
+        message={
+          deleting === null
+            ? ''
+            : `Sei sicuro di voler eliminare questa immagine? «${titleOf(deleting)}», di ${deleting.username}.`
+        }
         busy={deleteBusy}
         onConfirm={() => {
           if (deleting !== null) void confirmDelete(deleting);

@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { countPhrase } from '../../lib/format.js';
+import { countPhrase, formatCount } from '../../lib/format.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import { refreshAfterTagChange, useAdminTags } from '../features/tags/adminTags.js';
 import { deleteTag, useDeleteTag } from '../features/tags/deleteTag.js';
@@ -24,7 +24,7 @@ const TEXTS: TaxonomyTexts = {
       ? 'non è usato da nessuna immagine.'
       : image_count === 1
         ? 'verrà tolto dalla sua immagine.'
-        : `verrà tolto dalle sue ${image_count} immagini.`),
+        : `verrà tolto dalle sue ${formatCount(image_count)} immagini.`),
   loadError: 'Errore nel caricamento dei tag',
   saveError: 'Errore nel salvataggio del tag',
   deleteError: "Errore durante l'eliminazione del tag",
