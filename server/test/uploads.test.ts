@@ -7,6 +7,8 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
 import { holdDeletion, holdWrite } from './helpers/held-write.js';
 import {
+  animatedWebpBytes,
+  apngBytes,
   approve,
   createCategory,
   jpegBytes,
@@ -230,6 +232,15 @@ describe('POST /api/images/export', () => {
     }
   });
 
+  it('stores an APNG of one frame as the still picture it is', async () => {
+    const { filename } = await uploadImage(t.app, user, { bytes: await apngBytes(1) });
+    await t.app.ctx.jobs.runUntilIdle();
+    const stored = await fs.readFile(path.join(imagesDir(), filename));
+    const { data, info } = await sharp(stored).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([16, 16]);
+    expect(data[0]).toBeGreaterThan(240);
+  });
+
   it('keeps a polyglot file’s trailing payload out of the stored file', async () => {
     const polyglot = Buffer.concat([
       await jpegBytes(),
@@ -302,6 +313,19 @@ describe('POST /api/images/export', () => {
         async () => [filePart((await jpegBytes({ width: 400, height: 300 })).subarray(0, 600))],
         400,
         'Il file è danneggiato o non è un’immagine valida.',
+      ],
+      [
+        'an animated WebP',
+        async () => [filePart(await animatedWebpBytes(), 'x.webp', 'image/webp')],
+        400,
+        'Le immagini animate non sono supportate.',
+      ],
+      [
+        // libvips reads an APNG as its first frame: the animation would be lost without a word.
+        'an animated PNG (APNG)',
+        async () => [filePart(await apngBytes(2), 'x.png', 'image/png')],
+        400,
+        'Le immagini animate non sono supportate.',
       ],
       [
         'a pixel flood (a 20000×20000 PNG header)',

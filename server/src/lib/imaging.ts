@@ -66,6 +66,25 @@ export function detectUploadType(bytes: Buffer): UploadType | undefined {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/**
+ * The number of frames an APNG declares (its `acTL` chunk, which must come before the first
+ * `IDAT`), or 1 for any other PNG. libvips reads an APNG as a still PNG, its first frame, and
+ * reports no pages: without this an animated PNG lost its animation without a word, while an
+ * animated WebP is refused.
+ */
+export function pngFrameCount(bytes: Buffer): number {
+  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 1;
+  for (let at = 8; at + 8 <= bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (type === 'IDAT' || type === 'IEND') return 1;
+    if (type === 'acTL')
+      return length >= 8 && at + 16 <= bytes.length ? bytes.readUInt32BE(at + 8) : 1;
+    at += 12 + length;
+  }
+  return 1;
+}
+
 export class ImageRejectedError extends Error {
   constructor(readonly reason: 'too-many-pixels' | 'too-long-side' | 'corrupt' | 'animated') {
     super(reason);
@@ -152,7 +171,9 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
   // Checked on the header, before any pixel is decoded.
   if (width * height > MAX_INPUT_PIXELS) throw new ImageRejectedError('too-many-pixels');
   if (Math.max(width, height) > MAX_INPUT_SIDE) throw new ImageRejectedError('too-long-side');
-  if ((metadata.pages ?? 1) > 1) throw new ImageRejectedError('animated');
+  if ((metadata.pages ?? 1) > 1 || pngFrameCount(bytes) > 1) {
+    throw new ImageRejectedError('animated');
+  }
 
   let decoded: { data: Buffer; info: OutputInfo };
   try {

@@ -54,6 +54,86 @@ export function webpBytes(width = 64, height = 48): Promise<Buffer> {
     .toBuffer();
 }
 
+/** An animated WebP of two frames, red then green. */
+export async function animatedWebpBytes(width = 32, height = 24): Promise<Buffer> {
+  const frame = (background: string) =>
+    sharp({ create: { width, height, channels: 3, background } })
+      .png()
+      .toBuffer();
+  return sharp([await frame('#ff0000'), await frame('#00ff00')], { join: { animated: true } })
+    .webp()
+    .toBuffer();
+}
+
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * An APNG of `frames` frames (1 makes a still image that still carries the animation chunks),
+ * red then green, built chunk by chunk: sharp writes none.
+ */
+export async function apngBytes(frames: 1 | 2, width = 16, height = 16): Promise<Buffer> {
+  const still = (background: string) =>
+    sharp({ create: { width, height, channels: 3, background } })
+      .png()
+      .toBuffer();
+  const chunksOf = (png: Buffer) => {
+    const chunks: Array<{ type: string; data: Buffer }> = [];
+    for (let at = 8; at < png.length;) {
+      const length = png.readUInt32BE(at);
+      chunks.push({
+        type: png.toString('latin1', at + 4, at + 8),
+        data: png.subarray(at + 8, at + 8 + length),
+      });
+      at += 12 + length;
+    }
+    return chunks;
+  };
+  const imageData = (png: Buffer) =>
+    Buffer.concat(
+      chunksOf(png)
+        .filter((c) => c.type === 'IDAT')
+        .map((c) => c.data),
+    );
+  const first = await still('#ff0000');
+  const header = chunksOf(first).find((c) => c.type === 'IHDR')!.data;
+  const animationControl = Buffer.alloc(8);
+  animationControl.writeUInt32BE(frames, 0); // num_frames; num_plays 0 = for ever
+  const frameControl = (sequence: number) => {
+    const data = Buffer.alloc(26);
+    data.writeUInt32BE(sequence, 0);
+    data.writeUInt32BE(width, 4);
+    data.writeUInt32BE(height, 8);
+    data.writeUInt16BE(1, 20); // delay 1/2 s
+    data.writeUInt16BE(2, 22);
+    return data;
+  };
+  const parts = [
+    first.subarray(0, 8),
+    pngChunk('IHDR', header),
+    pngChunk('acTL', animationControl),
+    pngChunk('fcTL', frameControl(0)),
+    pngChunk('IDAT', imageData(first)),
+  ];
+  if (frames === 2) {
+    const sequence = Buffer.alloc(4);
+    sequence.writeUInt32BE(2);
+    parts.push(
+      pngChunk('fcTL', frameControl(1)),
+      pngChunk('fdAT', Buffer.concat([sequence, imageData(await still('#00ff00'))])),
+    );
+  }
+  parts.push(pngChunk('IEND', Buffer.alloc(0)));
+  return Buffer.concat(parts);
+}
+
 export interface Part {
   name: string;
   value: string | Buffer;
