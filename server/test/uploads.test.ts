@@ -232,6 +232,32 @@ describe('POST /api/images/export', () => {
     }
   });
 
+  it('stores a JPEG whose end marker is missing but whose picture is whole, as browsers show it', async () => {
+    const whole = await jpegBytes({ width: 400, height: 300, colour: '#2060c0' });
+    expect([...whole.subarray(-2)]).toEqual([0xff, 0xd9]);
+    const { filename } = await uploadImage(t.app, user, { bytes: whole.subarray(0, -2) });
+    await t.app.ctx.jobs.runUntilIdle();
+    const stored = await fs.readFile(path.join(imagesDir(), filename));
+    const { data, info } = await sharp(stored).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([400, 300]);
+    // The last row too, where a cut file would be grey.
+    const last = (299 * 400 + 399) * 3;
+    expect(Math.abs(data[last]! - 0x20)).toBeLessThan(12);
+    expect(Math.abs(data[last + 2]! - 0xc0)).toBeLessThan(12);
+  });
+
+  it('stores a JPEG with stray bytes between its segments, a harmless warning of libjpeg', async () => {
+    const whole = await jpegBytes({ width: 120, height: 90 });
+    const afterFirstSegment = 4 + whole.readUInt16BE(4);
+    const bytes = Buffer.concat([
+      whole.subarray(0, afterFirstSegment),
+      Buffer.from([1, 2, 3, 4]),
+      whole.subarray(afterFirstSegment),
+    ]);
+    const { id_image } = await uploadImage(t.app, user, { bytes });
+    expect((await ownImage(id_image)).width).toBe(120);
+  });
+
   it('stores an APNG of one frame as the still picture it is', async () => {
     const { filename } = await uploadImage(t.app, user, { bytes: await apngBytes(1) });
     await t.app.ctx.jobs.runUntilIdle();
@@ -311,6 +337,40 @@ describe('POST /api/images/export', () => {
       [
         'a truncated JPEG',
         async () => [filePart((await jpegBytes({ width: 400, height: 300 })).subarray(0, 600))],
+        400,
+        'Il file è danneggiato o non è un’immagine valida.',
+      ],
+      [
+        // Without its last kilobyte of picture data, then given the end marker it lacks.
+        'a truncated JPEG ending in an end marker',
+        async () => {
+          const whole = await jpegBytes({ width: 1200, height: 900 });
+          const cut = Buffer.concat([whole.subarray(0, -1024), Buffer.from([0xff, 0xd9])]);
+          return [filePart(cut)];
+        },
+        400,
+        'Il file è danneggiato o non è un’immagine valida.',
+      ],
+      [
+        'a JPEG damaged in its middle',
+        async () => {
+          const damaged = Buffer.from(await jpegBytes({ width: 1200, height: 900 }));
+          for (let at = 0; at < 50; at += 1) damaged[Math.floor(damaged.length / 2) + at]! ^= 0x5a;
+          return [filePart(damaged)];
+        },
+        400,
+        'Il file è danneggiato o non è un’immagine valida.',
+      ],
+      [
+        'a truncated progressive JPEG',
+        async () => {
+          const whole = await sharp({
+            create: { width: 1200, height: 900, channels: 3, background: '#806040' },
+          })
+            .jpeg({ progressive: true })
+            .toBuffer();
+          return [filePart(whole.subarray(0, Math.floor(whole.length * 0.8)))];
+        },
         400,
         'Il file è danneggiato o non è un’immagine valida.',
       ],

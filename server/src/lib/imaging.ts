@@ -8,7 +8,8 @@ import { rgbaToThumbHash } from 'thumbhash';
  *   only grow memory;
  * - concurrency 2: this server has two cores, and more threads per image only queue;
  * - every decode has a pixel limit and fails on real decoding errors, so a pixel flood or a
- *   truncated file is refused instead of eating memory or producing half-grey images.
+ *   truncated file is refused instead of eating memory or producing half-grey images (a JPEG
+ *   also on libjpeg's warnings of lost data, decodeJpeg).
  */
 sharp.cache(false);
 sharp.concurrency(2);
@@ -175,9 +176,8 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
     throw new ImageRejectedError('animated');
   }
 
-  let decoded: { data: Buffer; info: OutputInfo };
-  try {
-    decoded = await sharp(bytes, options)
+  const decode = (input: Buffer, failOn: 'error' | 'warning') =>
+    sharp(input, { ...options, failOn })
       .rotate()
       // The stored files have no alpha. Dropping it bare kept the colour under the transparent
       // pixels, black for PNGs exported from a canvas: dark writing on a transparent
@@ -193,6 +193,12 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    decoded =
+      detectUploadType(bytes) === 'jpeg'
+        ? await decodeJpeg(bytes, decode)
+        : await decode(bytes, 'error');
   } catch {
     throw new ImageRejectedError('corrupt');
   }
@@ -218,6 +224,38 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
     height: raw.height,
     placeholder,
   };
+}
+
+/**
+ * libjpeg reports lost picture data only as warnings, which `failOn: 'error'` lets through: a
+ * JPEG cut short and then closed with an end marker, or damaged in its middle, decoded with its
+ * lower part grey and was stored so. Other warnings are harmless (extraneous bytes between
+ * segments, a bad ICC marker, an unknown Adobe transform are common in cameras' files).
+ */
+const JPEG_PIXELS_LOST =
+  /premature end of data segment|bad Huffman code|bad arithmetic code|instead of RST|Inconsistent progression|premature end of JPEG/i;
+const JPEG_END_MISSING = /premature end of JPEG/i;
+const JPEG_EOI = Buffer.from([0xff, 0xd9]);
+
+/**
+ * A JPEG decoded strictly: any warning of lost pixels refuses it; a file that only lacks its
+ * end marker (all its data there, as some cameras and apps write them, and as browsers show
+ * them) is decoded with the marker added, strictly again, so a cut file still fails.
+ */
+async function decodeJpeg<T>(
+  bytes: Buffer,
+  decode: (input: Buffer, failOn: 'error' | 'warning') => Promise<T>,
+): Promise<T> {
+  try {
+    return await decode(bytes, 'warning');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!JPEG_PIXELS_LOST.test(message)) return decode(bytes, 'error');
+    if (JPEG_END_MISSING.test(message) && !bytes.subarray(-2).equals(JPEG_EOI)) {
+      return decode(Buffer.concat([bytes, JPEG_EOI]), 'warning');
+    }
+    throw error;
+  }
 }
 
 async function thumbHashOf(image: Sharp): Promise<string> {
