@@ -112,7 +112,24 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   return settle(answer.status, answer.text, answer.token) as T;
 }
 
-/** One request: the answer's status and text, and the token it carried. */
+/**
+ * As api(), with the answer's headers beside its body: for the few calls that say something
+ * aside from a body whose shape is fixed (D13), such as a list's cap.
+ */
+export async function apiWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ body: T; headers: Headers }> {
+  const method = options.method ?? 'GET';
+  let answer = await send(path, method, options);
+  if (answer.status === 401 && answer.token !== null && method === 'GET') {
+    clearSession();
+    answer = await send(path, method, options);
+  }
+  return { body: settle(answer.status, answer.text, answer.token) as T, headers: answer.headers };
+}
+
+/** One request: the answer's status, headers and text, and the token it carried. */
 async function send(path: string, method: string, options: RequestOptions) {
   const { headers, token } = authHeaders();
   let body: BodyInit | undefined;
@@ -129,7 +146,12 @@ async function send(path: string, method: string, options: RequestOptions) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, undefined);
   }
-  return { status: response.status, text: await response.text(), token };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text: await response.text(),
+    token,
+  };
 }
 
 /** How far an upload has gone, as a whole percentage (0 to 100). */

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { EditRevision, errorResponses, IsoDateTime } from '../../lib/schemas.js';
 import { currentUser } from '../../plugins/auth.js';
 import { IdParams } from '../images/images.schemas.js';
+import { ADMIN_LIST_LIMIT } from '../images/images.service.js';
 import { ImageEdit } from '../moderation/moderation.schemas.js';
 import type { TaxonomyRow } from '../taxonomy/taxonomy.repository.js';
 import {
@@ -167,6 +168,12 @@ const SearchQuery = Type.Object({
   search: Type.Optional(Type.String({ title: 'search', maxLength: 200 })),
 });
 
+/**
+ * On GET /admin/images: the list's cap when more images match than it holds (the newest
+ * ADMIN_LIST_LIMIT are sent), '0' when it holds every match.
+ */
+export const ADMIN_LIST_TRUNCATED_HEADER = 'x-list-truncated';
+
 const Done = Type.Object({ ok: Type.Literal(true) });
 
 export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -260,7 +267,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         response: { 200: Type.Array(AdminImage), ...errorResponses(400, 401, 403) },
       }),
     },
-    (request) => images.adminList(request.query.search ?? '', currentUser(request)),
+    async (request, reply) => {
+      const { images: list, truncated } = await images.adminList(
+        request.query.search ?? '',
+        currentUser(request),
+      );
+      // D13 keeps the body a plain list: that more images match than it holds travels aside.
+      void reply.header(ADMIN_LIST_TRUNCATED_HEADER, truncated ? String(ADMIN_LIST_LIMIT) : '0');
+      return list;
+    },
   );
 
   app.put(

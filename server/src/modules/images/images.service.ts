@@ -237,10 +237,17 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
      * Back-office list (D7): every status, with names of tags and the totals of SPEC §3; the
      * private images' URLs signed for `admin`.
      */
+    /**
+     * The back-office's images, newest first, at most ADMIN_LIST_LIMIT of them; `truncated`
+     * says that more match (one row more is read to know), so the screen can say that it
+     * lists only the newest instead of passing 2000 off as the whole catalogue.
+     */
     async adminList(term: string, admin: UserRow | null = null) {
-      const rows = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT);
+      const read = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT + 1);
+      const truncated = read.length > ADMIN_LIST_LIMIT;
+      const rows = truncated ? read.slice(0, ADMIN_LIST_LIMIT) : read;
       const extras = await extrasFor(rows, null, admin);
-      return rows.map((row) => ({
+      const images = rows.map((row) => ({
         id_image: row.id_image,
         filename: row.filename,
         titolo_img: row.titolo_img,
@@ -267,6 +274,7 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
             row.views_count,
         },
       }));
+      return { images, truncated };
     },
 
     /**

@@ -11,7 +11,7 @@ import {
 } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ComponentProps, type SubmitEvent } from 'react';
-import { categoryDisplayName, compareItalian } from '../../lib/format.js';
+import { categoryDisplayName, compareItalian, formatCount } from '../../lib/format.js';
 import {
   AdminGrid,
   dateColumn,
@@ -166,7 +166,8 @@ export default function ImagesPage() {
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
 
-  const rows = useMemo(() => images.data ?? [], [images.data]);
+  const rows = useMemo(() => images.data?.rows ?? [], [images.data]);
+  const cappedAt = images.data?.cappedAt ?? null;
   // Only rows on screen can be deleted: a selection made before a new search must not reach
   // images the administrator can no longer see.
   const chosen = useMemo(() => {
@@ -295,6 +296,13 @@ export default function ImagesPage() {
           {adminErrorMessage(images.error, search === '' ? LOAD_ERROR : SEARCH_ERROR)}
         </Alert>
       ) : null}
+      {cappedAt === null ? null : (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {search === ''
+            ? `Sono elencate solo le ${formatCount(cappedAt)} immagini più recenti: cerca per titolo, file, utente, categoria o tag per trovare le altre.`
+            : `Sono elencate solo le ${formatCount(cappedAt)} immagini più recenti che corrispondono alla ricerca: restringila per trovare le altre.`}
+        </Alert>
+      )}
       <AdminGrid
         rows={rows}
         columns={columns}

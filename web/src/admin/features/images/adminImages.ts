@@ -1,18 +1,35 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.js';
+import { apiWithHeaders } from '../../../lib/api.js';
 import { expectList } from '../../shape.js';
 import type { AdminImage } from '../../types.js';
 
 export const ADMIN_IMAGES_KEY = ['admin', 'images'] as const;
 
+/** What the image list holds, and the server's cap when more images match than it sent. */
+export interface AdminImageList {
+  rows: AdminImage[];
+  /** The number of newest images sent when more match (the server's cap), else null. */
+  cappedAt: number | null;
+}
+
+/** The cap of x-list-truncated: a positive count, or null ('0', missing, unreadable). */
+export function listCap(header: string | null): number | null {
+  const value = Number(header ?? '');
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
 /** GET /admin/images: images of every status, newest first; `search` narrows on the server. */
 export async function fetchAdminImages(
   search: string,
   signal?: AbortSignal,
-): Promise<AdminImage[]> {
+): Promise<AdminImageList> {
   const term = search.trim();
   const query = term === '' ? '' : `?search=${encodeURIComponent(term)}`;
-  return expectList<AdminImage>(await api<unknown>(`/admin/images${query}`, { signal }));
+  const { body, headers } = await apiWithHeaders<unknown>(`/admin/images${query}`, { signal });
+  return {
+    rows: expectList<AdminImage>(body),
+    cappedAt: listCap(headers.get('x-list-truncated')),
+  };
 }
 
 export const adminImagesQuery = (search: string) =>
