@@ -9,6 +9,13 @@ describe('fold', () => {
     expect(fold('İstanbul')).toBe('istanbul');
   });
 
+  it('folds every apostrophe a keyboard or a phone types into the straight one', () => {
+    for (const typed of ['l’amore', 'l‘amore', 'lʼamore', 'L`AMORE', 'l´amore']) {
+      expect(fold(typed)).toBe("l'amore");
+    }
+    expect(filterByName([{ nome: "l'amore" }], 'l’amore')).toEqual([{ nome: "l'amore" }]);
+  });
+
   it('folds the decomposed spelling like the composed one', () => {
     expect(fold('liberta\u0300')).toBe(fold('libert\u00e0'));
   });
