@@ -5,7 +5,8 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid';
 import { itIT } from '@mui/x-data-grid/locales';
-import { formatDateTime } from '../../lib/format.js';
+import { useMemo } from 'react';
+import { formatCount, formatDateTime } from '../../lib/format.js';
 
 /** SPEC §9: page sizes 10/25/50/100, 25 first. */
 export const PAGE_SIZES = [10, 25, 50, 100];
@@ -53,6 +54,27 @@ export function dateColumn<Row extends GridValidRowModel>(
   };
 }
 
+/**
+ * Number columns written the Italian way whatever the browser's language: the grid's own
+ * formatter is the browser's toLocaleString(), so an English browser showed '2,149' for a
+ * score of 2149 and its CSV, opened by an Italian Excel (CSV_OPTIONS), read 2,149 as two
+ * point something. Identifiers are written bare ('10000', never '10.000' or '10,000'); a
+ * column with a formatter of its own keeps it.
+ */
+export function italianNumberColumns<Row extends GridValidRowModel>(
+  columns: readonly GridColDef<Row>[],
+): GridColDef<Row>[] {
+  return columns.map((column) => {
+    if (column.type !== 'number' || column.valueFormatter !== undefined) return column;
+    const isId = column.headerName === 'ID' || column.field.startsWith('id_');
+    return {
+      ...column,
+      valueFormatter: (value: unknown) =>
+        typeof value !== 'number' ? '' : isId ? String(value) : formatCount(value),
+    };
+  });
+}
+
 interface AdminGridProps<Row extends GridValidRowModel> {
   rows: readonly Row[];
   columns: readonly GridColDef<Row>[];
@@ -84,11 +106,12 @@ export function AdminGrid<Row extends GridValidRowModel>({
   emptyText,
   isRowSelectable,
 }: AdminGridProps<Row>) {
+  const shownColumns = useMemo(() => italianNumberColumns(columns), [columns]);
   return (
     <div style={{ height: 600, width: '100%' }}>
       <DataGrid
         rows={rows}
-        columns={columns}
+        columns={shownColumns}
         getRowId={getRowId}
         label={label}
         loading={loading}
