@@ -116,17 +116,17 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
  * As api(), with the answer's headers beside its body: for the few calls that say something
  * aside from a body whose shape is fixed (D13), such as a list's cap.
  */
-export async function apiWithHeaders<T>(
+export async function apiWithHeaders(
   path: string,
   options: RequestOptions = {},
-): Promise<{ body: T; headers: Headers }> {
+): Promise<{ body: unknown; headers: Headers }> {
   const method = options.method ?? 'GET';
   let answer = await send(path, method, options);
   if (answer.status === 401 && answer.token !== null && method === 'GET') {
     clearSession();
     answer = await send(path, method, options);
   }
-  return { body: settle(answer.status, answer.text, answer.token) as T, headers: answer.headers };
+  return { body: settle(answer.status, answer.text, answer.token), headers: answer.headers };
 }
 
 /** One request: the answer's status, headers and text, and the token it carried. */

@@ -25,7 +25,7 @@ export async function fetchAdminImages(
 ): Promise<AdminImageList> {
   const term = search.trim();
   const query = term === '' ? '' : `?search=${encodeURIComponent(term)}`;
-  const { body, headers } = await apiWithHeaders<unknown>(`/admin/images${query}`, { signal });
+  const { body, headers } = await apiWithHeaders(`/admin/images${query}`, { signal });
   return {
     rows: expectList<AdminImage>(body),
     cappedAt: listCap(headers.get('x-list-truncated')),
