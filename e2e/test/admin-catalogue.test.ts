@@ -490,7 +490,11 @@ describe('Gestione Tag', () => {
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
     await confirm.getByText('Sei sicuro di voler eliminare questo tag?').waitFor();
     // The dialog names the one tag it asks about, and what becomes of its images.
-    await confirm.getByText('«Graffito Del Test»: non è usato da nessuna immagine.').waitFor();
+    await confirm
+      .getByText(
+        '«Graffito Del Test»: verrà tolto dalle immagini che lo hanno (nessuna pubblicata).',
+      )
+      .waitFor();
     await confirm.getByRole('button', { name: 'Elimina' }).click();
     await page.getByText('Tag eliminato').waitFor();
     await expect.poll(() => rowIds(page)).toEqual([]);

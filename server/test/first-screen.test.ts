@@ -223,7 +223,7 @@ describe("links' previews", () => {
       titolo_img: ' ',
       extracted_text: 'W LA\nSCUOLA & I PROF',
     });
-    const found = tags(linkPreview('http://localhost:3000', '/image/8', read));
+    const found = tags(linkPreview('http://muri.example:8080', '/image/8', read));
     expect(found['og:title']).toBe('Scritta sul muro');
     expect(found['og:description']).toBe('W LA SCUOLA &amp; I PROF');
     expect([found['og:image:width'], found['og:image:height']]).toEqual(['600', '900']);
@@ -239,5 +239,21 @@ describe("links' previews", () => {
       'og:url': 'https://muri.example/tags',
       'og:title': 'Muri Parlanti',
     });
+  });
+
+  it('name no address while PUBLIC_URL is this machine: nobody outside could fetch it', () => {
+    const image = picture(10, { titolo_img: 'Muro' });
+    for (const site of [
+      'http://localhost:3000',
+      'http://127.0.0.1:8080/',
+      'http://app.localhost',
+    ]) {
+      const found = tags(linkPreview(site, '/image/10', image));
+      expect(found['og:title'], site).toBe('Muro');
+      expect(
+        Object.keys(found).filter((key) => /url|image|twitter/.test(key)),
+        site,
+      ).toEqual([]);
+    }
   });
 });

@@ -42,7 +42,8 @@ beforeAll(async () => {
   await fs.writeFile(path.join(webDistDir, 'favicon.svg'), '<svg/>');
   await fs.mkdir(path.join(webDistDir, '.vite'));
   await fs.writeFile(path.join(webDistDir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
-  t = await buildTestApp({ webDistDir });
+  // A site others can reach, as in production: its links' previews name whole addresses.
+  t = await buildTestApp({ webDistDir, publicUrl: 'https://muri.example' });
 });
 afterAll(async () => {
   await t.close();
@@ -173,13 +174,14 @@ describe('first screen drawn by the server (goal 8)', () => {
   const XSS = `"><img src=x onerror=alert(1)></script><script>alert('muro')</script>$&<!--`;
   let xssId = 0;
   let plainId = 0;
+  let pendingId = 0;
 
   beforeAll(async () => {
     const user = await createUser(t.app);
     xssId = (await publishedImage(t.app, user, { title: XSS })).id_image;
     plainId = (await publishedImage(t.app, user, { title: 'Muro pulito' })).id_image;
     // Waiting for review: never drawn for an anonymous visitor.
-    await uploadImage(t.app, user, { title: 'Ancora in attesa' });
+    pendingId = (await uploadImage(t.app, user, { title: 'Ancora in attesa' })).id_image;
     // Approved past the API (helpers/images.ts): the trending list kept a minute forgets by hand.
     t.app.ctx.images.invalidateTrending();
     t.app.publicCache.clear();
@@ -276,8 +278,9 @@ describe('first screen drawn by the server (goal 8)', () => {
     expect(xss).not.toContain('<img src=x');
 
     // A missing image, one waiting for review, another page: the site's own title and preview.
-    for (const url of ['/image/999999', '/tags', '/']) {
+    for (const url of ['/image/999999', `/image/${String(pendingId)}`, '/tags', '/']) {
       const html = await page(url);
+      expect(html, url).not.toContain('Ancora in attesa');
       expect(html, url).toContain('<title>Muri Parlanti</title>');
       expect(html, url).toContain('<meta property="og:title" content="Muri Parlanti">');
       expect(html, url).not.toContain('og:image');

@@ -33,6 +33,24 @@ function displaySize(image: ShellImage): { width: number; height: number } {
   };
 }
 
+/**
+ * Whether readers outside this machine can reach the site: with PUBLIC_URL unset (its default
+ * is http://localhost:<PORT>) a chat's preview would fetch localhost, so no address is named.
+ */
+function reachableFromOutside(site: string): boolean {
+  try {
+    const host = new URL(site).hostname;
+    return !(
+      host === 'localhost' ||
+      host.endsWith('.localhost') ||
+      host === '[::1]' ||
+      /^127\./.test(host)
+    );
+  } catch {
+    return false;
+  }
+}
+
 const tag = (attribute: 'property' | 'name', key: string, value: string) =>
   `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
 
@@ -42,12 +60,13 @@ const tag = (attribute: 'property' | 'name', key: string, value: string) =>
  */
 export function linkPreview(siteUrl: string, pathname: string, image?: ShellImage): string {
   const site = siteUrl.replace(/\/+$/, '');
+  const whole = reachableFromOutside(site);
   const tags = [
     tag('property', 'og:site_name', SITE_NAME),
     tag('property', 'og:locale', 'it_IT'),
     tag('property', 'og:type', 'website'),
-    tag('property', 'og:url', `${site}${pathname}`),
   ];
+  if (whole) tags.push(tag('property', 'og:url', `${site}${pathname}`));
   if (image === undefined) {
     tags.push(tag('property', 'og:title', SITE_NAME));
     return tags.join('\n    ');
@@ -59,6 +78,7 @@ export function linkPreview(siteUrl: string, pathname: string, image?: ShellImag
   // ('Milano non donne mai' under 'Milano non dorme mai').
   const reading = image.titolo_img?.trim() ? '' : wallReading(image, DESCRIPTION_MAX_LENGTH);
   if (reading !== '') tags.push(tag('property', 'og:description', reading));
+  if (!whole) return tags.join('\n    ');
   tags.push(
     tag('property', 'og:image', `${site}${image.display_url}`),
     tag('property', 'og:image:type', 'image/webp'),

@@ -43,14 +43,14 @@ function useColumns(rule: ColumnRule): number {
   return columnsFor(rule, width);
 }
 
+/** The space between cards, across and down (theme spacing 1.5). */
+const GAP_PX = 12;
 /**
  * Cards drawn at first, and added each time the end of the grid comes near: a page of 120 drawn
  * at once was one long task (goal 8: the image page's related pictures, 150–270 ms of blocking
  * time on desktop). The lanes deal each card to the shortest lane so far, so the cards drawn
  * later go below the ones already there: nothing moves.
  */
-/** The space between cards, across and down (theme spacing 1.5). */
-const GAP_PX = 12;
 const FIRST_CARDS = 24;
 const MORE_CARDS = 24;
 /** What the grid draws before its first cards: nothing, until they are ready to commit. */

@@ -34,12 +34,15 @@ export function SkipLink() {
         fontWeight: 700,
         textDecoration: 'none',
         // Out of sight, yet in the tab order and read by screen readers, until focused.
+        // In px: in `sx` a bare 1 is 100 %, a box as large as the screen that only `clip` hid.
         '&:not(:focus)': {
-          width: 1,
-          height: 1,
+          width: '1px',
+          height: '1px',
           p: 0,
+          m: '-1px',
           overflow: 'hidden',
           clip: 'rect(0 0 0 0)',
+          clipPath: 'inset(50%)',
           whiteSpace: 'nowrap',
         },
         '&:focus-visible': { outline: '2px solid', outlineColor: 'common.white', outlineOffset: 2 },

@@ -12,11 +12,6 @@ export class ApiError extends Error {
 }
 
 /**
- * Whether a failed read is worth one more try, for every query (main.tsx): a network failure
- * or the server's own trouble (5xx, 429) may pass, but a 404, 403 or 401 will answer the same
- * again and only delays its message ('Categoria non trovata' came after two round trips).
- */
-/**
  * A failure's 'Riprova' (ErrorMessage's onRetry), for a failure that another try may mend (see
  * worthRetrying): without it a page whose first request met a network drop or a restarting
  * server was a dead end until reloaded. None for a refusal, which another try would repeat.
@@ -25,6 +20,11 @@ export function retryOf(error: unknown, again: () => unknown): (() => void) | un
   return worthRetrying(0, error) ? () => void again() : undefined;
 }
 
+/**
+ * Whether a failed read is worth one more try, for every query (main.tsx): a network failure
+ * or the server's own trouble (5xx, 429) may pass, but a 404, 403 or 401 will answer the same
+ * again and only delays its message ('Categoria non trovata' came after two round trips).
+ */
 export function worthRetrying(failures: number, error: unknown): boolean {
   if (failures >= 1) return false;
   if (!(error instanceof ApiError)) return true;
@@ -103,13 +103,7 @@ export function settle(status: number, text: string, sentToken: string | null): 
  * Writes are not repeated: their callers send the visitor to log in.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const method = options.method ?? 'GET';
-  let answer = await send(path, method, options);
-  if (answer.status === 401 && answer.token !== null && method === 'GET') {
-    clearSession();
-    answer = await send(path, method, options);
-  }
-  return settle(answer.status, answer.text, answer.token) as T;
+  return (await apiWithHeaders(path, options)).body as T;
 }
 
 /**

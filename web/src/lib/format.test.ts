@@ -3,6 +3,7 @@ import {
   categoryDisplayName,
   compareItalian,
   countPhrase,
+  publishedCount,
   formatDateTime,
   formatLongDate,
   nameParts,
@@ -159,5 +160,13 @@ describe('compareItalian', () => {
       'Éclair',
       'Zona Rossa',
     ]);
+  });
+});
+
+describe('publishedCount', () => {
+  it('says none, one or how many of a list are published, grouped in Italian', () => {
+    expect(publishedCount(0)).toBe('nessuna pubblicata');
+    expect(publishedCount(1)).toBe('1 pubblicata');
+    expect(publishedCount(12345)).toBe('12.345 pubblicate');
   });
 });

@@ -113,6 +113,11 @@ export function formatCount(value: number): string {
   return countFormat.format(value);
 }
 
+/** 'nessuna pubblicata', '1 pubblicata', '12.345 pubblicate': of a list's approved count. */
+export function publishedCount(count: number): string {
+  return count === 0 ? 'nessuna pubblicata' : countPhrase(count, 'pubblicata', 'pubblicate');
+}
+
 /** '1 immagine', '3 immagini', '12.345 visualizzazioni'. */
 export function countPhrase(count: number, singular: string, plural: string): string {
   return `${formatCount(count)} ${count === 1 ? singular : plural}`;

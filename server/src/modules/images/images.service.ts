@@ -235,12 +235,9 @@ export function createImagesService(db: Executor, clock: Clock, files: FileUrlSi
 
     /**
      * Back-office list (D7): every status, with names of tags and the totals of SPEC §3; the
-     * private images' URLs signed for `admin`.
-     */
-    /**
-     * The back-office's images, newest first, at most ADMIN_LIST_LIMIT of them; `truncated`
-     * says that more match (one row more is read to know), so the screen can say that it
-     * lists only the newest instead of passing 2000 off as the whole catalogue.
+     * private images' URLs signed for `admin`. Newest first, at most ADMIN_LIST_LIMIT of them;
+     * `truncated` says that more match (one row more is read to know), so the screen can say
+     * that it lists only the newest instead of passing 2000 off as the whole catalogue.
      */
     async adminList(term: string, admin: UserRow | null = null) {
       const read = await repo.adminSearch(db, term, ADMIN_LIST_LIMIT + 1);

@@ -2,7 +2,7 @@ import { Box, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { fold } from '../../lib/fold.js';
-import { categoryDisplayName, compareItalian, formatCount } from '../../lib/format.js';
+import { categoryDisplayName, compareItalian, publishedCount } from '../../lib/format.js';
 import { UNCATEGORISED_ID } from '../../lib/imageText.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import {
@@ -22,14 +22,11 @@ const TEXTS: TaxonomyTexts = {
   fieldLabel: 'Nome Categoria',
   empty: 'Nessuna categoria trovata. Crea una nuova categoria per iniziare.',
   deletePrompt: 'Sei sicuro di voler eliminare questa categoria?',
-  // D6: its images move to category 1.
+  // D6: all its images move to category 1, those waiting for review or rejected too; the
+  // count the list has is of the published ones only (D6's image_count).
   deleteDetail: ({ nome, image_count }) =>
-    `«${categoryDisplayName(nome)}»: ` +
-    (image_count === 0
-      ? 'non contiene immagini.'
-      : image_count === 1
-        ? 'la sua immagine passerà a «Non categorizzata».'
-        : `le sue ${formatCount(image_count)} immagini passeranno a «Non categorizzata».`),
+    `«${categoryDisplayName(nome)}»: le sue immagini (${publishedCount(image_count)}) ` +
+    'passeranno a «Non categorizzata».',
   loadError: 'Errore nel caricamento delle categorie',
   saveError: 'Errore nel salvataggio della categoria',
   deleteError: "Errore durante l'eliminazione della categoria",

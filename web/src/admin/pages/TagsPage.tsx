@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { countPhrase, formatCount } from '../../lib/format.js';
+import { countPhrase, publishedCount } from '../../lib/format.js';
 import { TaxonomyManager, type TaxonomyTexts } from '../components/TaxonomyManager.js';
 import { refreshAfterTagChange, useAdminTags } from '../features/tags/adminTags.js';
 import { deleteTag, useDeleteTag } from '../features/tags/deleteTag.js';
@@ -18,13 +18,10 @@ const TEXTS: TaxonomyTexts = {
   fieldLabel: 'Nome Tag',
   empty: 'Nessun tag trovato. Crea un nuovo tag per iniziare.',
   deletePrompt: 'Sei sicuro di voler eliminare questo tag?',
+  // Every image carrying it loses it, those waiting for review too (an upload makes its tags at
+  // once); the list's count is of the published ones only.
   deleteDetail: ({ nome, image_count }) =>
-    `«${nome}»: ` +
-    (image_count === 0
-      ? 'non è usato da nessuna immagine.'
-      : image_count === 1
-        ? 'verrà tolto dalla sua immagine.'
-        : `verrà tolto dalle sue ${formatCount(image_count)} immagini.`),
+    `«${nome}»: verrà tolto dalle immagini che lo hanno (${publishedCount(image_count)}).`,
   loadError: 'Errore nel caricamento dei tag',
   saveError: 'Errore nel salvataggio del tag',
   deleteError: "Errore durante l'eliminazione del tag",
