@@ -21,8 +21,7 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
    * page suspended on it, failed, rendered again and asked again, some 170 requests a second
    * for as long as the chunk could not be had (offline, or gone after a deploy), with the old
    * page left on screen and nothing said. Thrown instead, the failure reaches the layout's
-   * LoadFailureBoundary, which says so. Thrown once: the boundary draws the page again only
-   * when the reader goes elsewhere, and that visit makes one new attempt.
+   * LoadFailureBoundary, which says so.
    */
   let failed: Promise<void> | undefined;
   const preload = () =>
@@ -44,12 +43,7 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
     return started;
   };
   function Page() {
-    if (Loaded === undefined && failed !== undefined) {
-      const seen = failed;
-      failed = undefined;
-      use(seen);
-    }
-    if (Loaded === undefined) use(loading ?? attempt());
+    if (Loaded === undefined) use(failed ?? loading ?? attempt());
     // `use` returns only once the promise has resolved, and preload sets Loaded before that.
     const Component = Loaded as ComponentType;
     return <Component />;
