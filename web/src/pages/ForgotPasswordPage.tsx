@@ -5,6 +5,7 @@ import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { BAD_EMAIL, looksLikeEmail } from '../features/auth/accountRules.js';
 import { resetFailureMessage, useRequestPasswordReset } from '../features/auth/passwordReset.js';
+import { useSendOnce } from '../components/useSendOnce.js';
 
 const SEND_ERROR = 'Errore durante l’invio della richiesta. Riprova più tardi.';
 
@@ -19,6 +20,7 @@ export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const sendOnce = useSendOnce();
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -26,10 +28,13 @@ export default function ForgotPasswordPage() {
       setProblem(BAD_EMAIL);
       return;
     }
-    setProblem(null);
-    send.mutate(email.trim(), {
-      onSuccess: ({ detail }) => setSent(detail),
-      onError: (error) => setProblem(resetFailureMessage(error, SEND_ERROR)),
+    sendOnce((settled) => {
+      setProblem(null);
+      send.mutate(email.trim(), {
+        onSettled: settled,
+        onSuccess: ({ detail }) => setSent(detail),
+        onError: (error) => setProblem(resetFailureMessage(error, SEND_ERROR)),
+      });
     });
   };
 

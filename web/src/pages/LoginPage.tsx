@@ -1,5 +1,5 @@
 import { Box, Stack } from '@mui/material';
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
 import { PasswordField } from '../components/PasswordField.js';
@@ -8,6 +8,7 @@ import { usePageTitle } from '../components/usePageTitle.js';
 import { useLogin } from '../features/auth/login.js';
 import { useSession } from '../features/auth/useSession.js';
 import { ApiError, errorMessage } from '../lib/api.js';
+import { useSendOnce } from '../components/useSendOnce.js';
 
 /**
  * Where to go after logging in: the page the guard remembered (SPEC §2), if it is a path of
@@ -43,9 +44,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  // A second submit before the button is drawn disabled (a double click, Enter twice) sent a
-  // second login: the mutation says it is pending only from its next render on.
-  const sending = useRef(false);
+  const sendOnce = useSendOnce();
   const target = returnPath(location.state);
 
   // Already logged in (or just now): nothing to do here.
@@ -58,21 +57,19 @@ export default function LoginPage() {
       setProblem('Inserisci username e password.');
       return;
     }
-    if (sending.current) return;
-    sending.current = true;
-    setProblem(null);
-    login.mutate(
-      { username: username.trim(), password },
-      {
-        onSettled: () => {
-          sending.current = false;
+    sendOnce((settled) => {
+      setProblem(null);
+      login.mutate(
+        { username: username.trim(), password },
+        {
+          onSettled: settled,
+          onSuccess: () => void navigate(target, { replace: true }),
+          onError: (error) => {
+            setProblem(failureMessage(error));
+          },
         },
-        onSuccess: () => void navigate(target, { replace: true }),
-        onError: (error) => {
-          setProblem(failureMessage(error));
-        },
-      },
-    );
+      );
+    });
   };
 
   return (

@@ -1,5 +1,5 @@
 import { Alert, Box, Checkbox, FormControlLabel, FormHelperText, Link, Stack } from '@mui/material';
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { PRIVACY_POLICY_PATH } from '../app/privacyPolicy.js';
 import {
@@ -19,6 +19,7 @@ import {
 import { BAD_EMAIL, looksLikeEmail, newPasswordProblem } from '../features/auth/accountRules.js';
 import { useSession } from '../features/auth/useSession.js';
 import { ApiError } from '../lib/api.js';
+import { useSendOnce } from '../components/useSendOnce.js';
 
 type Field = 'username' | 'email' | 'password' | 'confirm' | 'age';
 
@@ -59,9 +60,7 @@ export default function RegisterPage() {
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const [adult, setAdult] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  // A second submit before the button is drawn disabled (a double click) sent a second sign-up,
-  // which the server refused as 'Username o email già in uso' (see LoginPage).
-  const sending = useRef(false);
+  const sendOnce = useSendOnce();
 
   if (user !== null && !register.isPending) return <Navigate to="/" replace />;
 
@@ -93,21 +92,20 @@ export default function RegisterPage() {
     event.preventDefault();
     const found = check();
     setProblem(found);
-    if (found !== null || sending.current) return;
-    sending.current = true;
-    register.mutate(
-      { username: form.username.trim(), email: form.email.trim(), password: form.password },
-      {
-        onSettled: () => {
-          sending.current = false;
+    if (found !== null) return;
+    sendOnce((settled) => {
+      register.mutate(
+        { username: form.username.trim(), email: form.email.trim(), password: form.password },
+        {
+          onSettled: settled,
+          onSuccess: () => void navigate('/', { replace: true }),
+          onError: (error) => {
+            const message = failureMessage(error);
+            setProblem({ message, fields: fieldsOf(message) });
+          },
         },
-        onSuccess: () => void navigate('/', { replace: true }),
-        onError: (error) => {
-          const message = failureMessage(error);
-          setProblem({ message, fields: fieldsOf(message) });
-        },
-      },
-    );
+      );
+    });
   };
 
   const invalid = (field: Field) => problem?.fields.includes(field) ?? false;

@@ -17,6 +17,7 @@ import {
   useConfirmPasswordReset,
 } from '../features/auth/passwordReset.js';
 import { clearSession } from '../lib/session.js';
+import { useSendOnce } from '../components/useSendOnce.js';
 
 const SAVE_ERROR = 'Errore durante il salvataggio della password. Riprova più tardi.';
 
@@ -38,6 +39,7 @@ export default function ResetPasswordPage() {
   const save = useConfirmPasswordReset();
   const [form, setForm] = useState({ password: '', confirm: '' });
   const [problem, setProblem] = useState<Problem | null>(null);
+  const sendOnce = useSendOnce();
   const [done, setDone] = useState<string | null>(null);
 
   const newLink = <AuthCardLink to="/forgot-password">Chiedi un nuovo link</AuthCardLink>;
@@ -92,23 +94,26 @@ export default function ResetPasswordPage() {
     const found = check();
     setProblem(found);
     if (found !== null) return;
-    save.mutate(
-      { token: secret, password: form.password },
-      {
-        onSuccess: ({ detail }) => {
-          // Every session of the account has ended on the server: this browser's one goes too.
-          clearSession();
-          setDone(detail);
+    sendOnce((settled) => {
+      save.mutate(
+        { token: secret, password: form.password },
+        {
+          onSettled: settled,
+          onSuccess: ({ detail }) => {
+            // Every session of the account has ended on the server: this browser's one goes too.
+            clearSession();
+            setDone(detail);
+          },
+          onError: (error) => {
+            const message = resetFailureMessage(error, SAVE_ERROR);
+            setProblem({
+              message,
+              fields: message === PASSWORD_TOO_SHORT ? ['password', 'confirm'] : [],
+            });
+          },
         },
-        onError: (error) => {
-          const message = resetFailureMessage(error, SAVE_ERROR);
-          setProblem({
-            message,
-            fields: message === PASSWORD_TOO_SHORT ? ['password', 'confirm'] : [],
-          });
-        },
-      },
-    );
+      );
+    });
   };
 
   const invalid = (field: Field) => problem?.fields.includes(field) ?? false;
