@@ -18,12 +18,12 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import { Suspense, useState } from 'react';
-import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link as RouterLink, NavLink, useNavigate } from 'react-router';
 import { clearSession, type SessionUser } from '../lib/session.js';
 import { ADMIN_SECTIONS } from './sections.js';
 import { PageSpinner } from './components/AdminPage.js';
-import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
+import { LoadedOutlet } from '../components/LoadFailureBoundary.js';
 import { SkipLink } from '../components/SkipLink.js';
 
 /** SPEC §9: the side navigation is 280 px wide. */
@@ -105,7 +105,6 @@ export function AdminShell({ user }: { user: SessionUser }) {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'));
   const [open, setOpen] = useState(false);
-  const { key } = useLocation();
   const navigation = <Navigation user={user} onNavigate={() => setOpen(false)} />;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -156,11 +155,7 @@ export function AdminShell({ user }: { user: SessionUser }) {
           '&:focus': { outline: 'none' },
         }}
       >
-        <LoadFailureBoundary resetKey={key}>
-          <Suspense fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
-        </LoadFailureBoundary>
+        <LoadedOutlet fallback={<PageSpinner />} />
       </Box>
     </Box>
   );

@@ -1,7 +1,6 @@
 import { Box, Container } from '@mui/material';
-import { Suspense } from 'react';
-import { Outlet, useLocation } from 'react-router';
-import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
+import { useLocation } from 'react-router';
+import { LoadedOutlet } from '../components/LoadFailureBoundary.js';
 import { SkipLink } from '../components/SkipLink.js';
 import { Loading } from '../components/StatusMessage.js';
 import { CategoryStrip } from './CategoryStrip.js';
@@ -11,7 +10,7 @@ import { ScrollRestoration } from './ScrollRestoration.js';
 
 /** Header on every public page; the category strip too, except on profiles (SPEC §2). */
 export function PublicLayout() {
-  const { pathname, key } = useLocation();
+  const { pathname } = useLocation();
   return (
     <>
       {/* Back to a gallery lands where the reader left it, not at the top. */}
@@ -29,11 +28,7 @@ export function PublicLayout() {
         sx={{ py: 3, maxWidth: 1800, '&:focus': { outline: 'none' } }}
       >
         <PageNotice />
-        <LoadFailureBoundary resetKey={key}>
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
-        </LoadFailureBoundary>
+        <LoadedOutlet fallback={<Loading />} />
       </Container>
     </>
   );
@@ -41,14 +36,9 @@ export function PublicLayout() {
 
 /** Login and registration stand alone, without the header (SPEC §2). */
 export function BareLayout() {
-  const { key } = useLocation();
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2 }}>
-      <LoadFailureBoundary resetKey={key}>
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
-      </LoadFailureBoundary>
+      <LoadedOutlet fallback={<Loading />} />
     </Box>
   );
 }

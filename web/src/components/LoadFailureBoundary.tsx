@@ -1,4 +1,5 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { ErrorMessage } from './StatusMessage.js';
 
 /** What a screen whose code could not be loaded shows in its place. */
@@ -55,4 +56,19 @@ export class LoadFailureBoundary extends Component<Props, State> {
       )
     );
   }
+}
+
+/**
+ * A layout's page: the route's screen while its chunk loads (`fallback`), and the failure said
+ * in its place when it cannot, drawn again when the reader goes to another address.
+ */
+export function LoadedOutlet({ fallback }: { fallback: ReactNode }) {
+  const { key } = useLocation();
+  return (
+    <LoadFailureBoundary resetKey={key}>
+      <Suspense fallback={fallback}>
+        <Outlet />
+      </Suspense>
+    </LoadFailureBoundary>
+  );
 }
