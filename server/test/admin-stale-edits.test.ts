@@ -276,5 +276,47 @@ describe('a category or a tag renamed from a stale dialog', () => {
       const missing = await asAdmin('PUT', url, { nome: first, revision: 2 });
       expect(missing.statusCode).toBe(404);
     });
+
+    it(`${kind}: a stale dialog is told so before the name it chose is found taken`, async () => {
+      const [first, second] = names;
+      const created = async (nome: string) => {
+        const answer = await asAdmin('POST', `/api/admin/${kind}`, { nome: `${nome} doppio` });
+        expect(answer.statusCode).toBe(201);
+        return answer.json<Named & Record<string, number>>();
+      };
+      const target = await created(first);
+      const other = await created(second);
+      const url = `/api/admin/${kind}/${target[id]}`;
+      const renamed = await asAdmin('PUT', url, {
+        nome: `${first} doppio rinominato`,
+        revision: 0,
+      });
+      expect(renamed.statusCode).toBe(200);
+
+      // The second dialog, opened before that rename, picks the other row's name: 409, which
+      // makes the web app reload the list, not 400 over a list that is out of date.
+      const stale = await asAdmin('PUT', url, { nome: other.nome, revision: 0 });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json()).toEqual({ detail });
+      const after = (await asAdmin('GET', `/api/admin/${kind}?search=doppio`)).json<Named[]>();
+      expect(after.map((row) => row.nome).sort()).toEqual(
+        [`${first} doppio rinominato`, other.nome].sort(),
+      );
+
+      // A current dialog picking a taken name is told the name is taken.
+      const taken = await asAdmin('PUT', url, { nome: other.nome, revision: 1 });
+      expect(taken.statusCode).toBe(400);
+      expect(taken.json<{ detail: string }>().detail).toMatch(/^Esiste già un/u);
+      // A row gone is a 404 whatever the dialog chose.
+      const missing = await asAdmin('PUT', `/api/admin/${kind}/2147483647`, {
+        nome: other.nome,
+        revision: 0,
+      });
+      expect(missing.statusCode).toBe(404);
+      // A blank name is refused as such, stale dialog or not (the field's own check).
+      const blank = await asAdmin('PUT', url, { nome: '   ', revision: 0 });
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json()).toEqual({ detail: 'Il nome non può essere vuoto.' });
+    });
   }
 });

@@ -208,11 +208,10 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   /**
    * A category another one would be shown as (shownCategoryKey): refused like a taken name. No
    * constraint can say it, so it is read in the writer's transaction, under a lock every
-   * category's creation and rename takes (holdCategoryNames): two at once read one after the
-   * other's commit.
+   * category's creation and rename takes first (holdCategoryNames), before any row: two at
+   * once read one after the other's commit.
    */
   async function refuseShownTwice(trx: Executor, nome: string, id?: number) {
-    await holdCategoryNames(trx, dialect);
     const key = shownCategoryKey(nome);
     const rows = await repo.listAll(trx, 'categories');
     if (rows.some((row) => row.id !== id && shownCategoryKey(row.nome) === key)) {
@@ -236,6 +235,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     const row = { nome, nome_key: foldKey(nome), created_at: clock.now().toISOString() };
     if (taxonomy === 'tags') return refusingTaken(taxonomy, () => repo.insert(db, taxonomy, row));
     return db.transaction().execute(async (trx) => {
+      await holdCategoryNames(trx, dialect);
       await refuseShownTwice(trx, nome);
       return refusingTaken(taxonomy, () => repo.insert(trx, taxonomy, row));
     });
@@ -244,32 +244,40 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
   /**
    * Renames. With `revision` (what the rename dialog was opened with), a rename committed by
    * someone else since is not undone: 409. Answers the renamed row.
+   *
+   * The refusals come in this order: the name itself (blank, too long: 400, as the schema's
+   * own checks), the row gone (404), a stale dialog (409), then the name taken (400). A stale
+   * dialog's name was chosen against a list that is out of date, and its 409 makes the web app
+   * reload that list (web/src/admin/features/taxonomy/saveName.ts); a 400 left it as it was.
    */
   async function rename(taxonomy: Taxonomy, id: number, name: string, revision?: number) {
     const nome = cleanName(taxonomy, name);
-    const write = async (tx: Executor) => {
-      const row = await refusingTaken(taxonomy, () =>
-        repo.rename(tx, taxonomy, id, { nome, nome_key: foldKey(nome) }, revision),
-      );
-      if (row !== undefined) return row;
-      if ((await repo.findById(tx, taxonomy, id)) === undefined) throw notFoundFor(taxonomy);
-      throw conflict(
-        taxonomy === 'categories' ? TAXONOMY_MESSAGES.staleCategory : TAXONOMY_MESSAGES.staleTag,
-      );
-    };
     return db.transaction().execute(async (trx) => {
+      // Locks in the order the other writers take them: the category names' lock before any
+      // row (creations, renames); a tag's images before the tag's row (deletions, and the
+      // image edits that wait for the tag's row through their links).
+      const images = taxonomy === 'tags' ? await lockImagesWithTag(trx, id) : [];
+      if (taxonomy === 'categories') await holdCategoryNames(trx, dialect);
+      const current = await repo.lockById(trx, dialect, taxonomy, id);
+      if (current === undefined) throw notFoundFor(taxonomy);
+      if (revision !== undefined && current.revision !== revision) throw staleFor(taxonomy);
       // Categories are chosen by id, so a form filled before a rename still means the same one.
-      if (taxonomy === 'categories') {
-        await refuseShownTwice(trx, nome, id);
-        return write(trx);
-      }
+      if (taxonomy === 'categories') await refuseShownTwice(trx, nome, id);
+      const renamed = await refusingTaken(taxonomy, () =>
+        repo.rename(trx, taxonomy, id, { nome, nome_key: foldKey(nome) }, revision),
+      );
+      // The row is locked and its revision was read under the lock: nothing can change it now.
+      if (renamed === undefined) throw staleFor(taxonomy);
       // Tags are sent by name: a form filled with the old one would bring it back.
-      const images = await lockImagesWithTag(trx, id);
-      const renamed = await write(trx);
       await repo.bumpRevisions(trx, images);
       return renamed;
     });
   }
+
+  const staleFor = (taxonomy: Taxonomy) =>
+    conflict(
+      taxonomy === 'categories' ? TAXONOMY_MESSAGES.staleCategory : TAXONOMY_MESSAGES.staleTag,
+    );
 
   /**
    * The images carrying a tag, locked as moderation's edits lock an image (its search
