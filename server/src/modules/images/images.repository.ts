@@ -1,8 +1,8 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/executor.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { Database, Flag, ImageStatus } from '../../db/tables.js';
-import { accentlessLower } from '../../lib/text.js';
+import { accentlessContains } from '../../db/accentless-match.js';
 import type { GalleryPosition } from './gallery-cursor.js';
 
 /** One image with what every list shows of it: uploader name and category. */
@@ -414,22 +414,6 @@ export async function allTimeBestImageIds(
 }
 
 /**
- * The apostrophes people type or paste besides the straight one: typographic (a phone's),
- * modifier letter, grave and acute accents. The search reads each as the straight one on both
- * sides, so "l'amore" finds 'L’amore' and the other way round.
- */
-const OTHER_APOSTROPHES = ['\u2018', '\u2019', '\u02bc', '\u0060', '\u00b4'];
-const OTHER_APOSTROPHE = new RegExp(`[${OTHER_APOSTROPHES.join('')}]`, 'gu');
-
-/** `value` with every other apostrophe made straight, in SQL (replace() is on both engines). */
-function straightApostrophes(value: RawBuilder<string>): RawBuilder<string> {
-  return OTHER_APOSTROPHES.reduce(
-    (folded, apostrophe) => sql<string>`replace(${folded}, ${apostrophe}, '''')`,
-    value,
-  );
-}
-
-/**
  * The back-office list: images of every status, newest upload first, optionally those whose
  * title, file name, uploader, category or a tag contains `term` (LIKE metacharacters escaped).
  */
@@ -440,17 +424,8 @@ export function adminSearch(
 ): Promise<Array<ImageRow & { revision: number }>> {
   // The revision goes back with the edit form (a stale one is refused), so only this list reads it.
   let query = selectImages(db).select('i.revision');
-  const cleaned = accentlessLower(term.normalize('NFC').trim());
-  if (cleaned !== '') {
-    const pattern = `%${cleaned
-      .replace(/[\\%_]/g, (c) => `\\${c}`)
-      .replace(OTHER_APOSTROPHE, "'")}%`;
-    // Both engines' own lower() may fold ASCII only ('perché' would miss 'PERCHÉ'): SQLite's
-    // always, PostgreSQL's under the C locale. accentless_lower folds by Unicode on both and
-    // drops the accents, so 'citta' finds 'Città' (db/database.ts, migrations 2026-11-28T1500
-    // and 2026-12-03T0800).
-    const like = (column: string) =>
-      sql<boolean>`${straightApostrophes(sql<string>`accentless_lower(${sql.ref(column)})`)} LIKE ${pattern} ESCAPE '\\'`;
+  const like = accentlessContains(term);
+  if (like !== undefined) {
     query = query.where((eb) =>
       eb.or([
         like('i.titolo_img'),

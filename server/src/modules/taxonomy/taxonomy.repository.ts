@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { accentlessContains } from '../../db/accentless-match.js';
 import type { Dialect } from '../../db/database.js';
 import type { Executor } from '../../db/executor.js';
 
@@ -239,13 +240,14 @@ export async function remove(db: Executor, taxonomy: Taxonomy, id: number): Prom
     .execute();
 }
 
-/** Admin lists: every entry, optionally filtered by a case-insensitive part of the name. */
+/**
+ * Admin lists: every entry, optionally those whose name holds `term`, case, accents and
+ * apostrophes aside, as the back-office's image search (accentlessContains).
+ */
 export function search(db: Executor, taxonomy: Taxonomy, term: string): Promise<TaxonomyRow[]> {
-  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return table(db, taxonomy)
-    .where(sql<boolean>`t.nome_key LIKE ${`%${escaped}%`} ESCAPE '\\'`)
-    .orderBy('t.nome_key')
-    .execute();
+  const like = accentlessContains(term);
+  const all = table(db, taxonomy);
+  return (like === undefined ? all : all.where(like('t.nome'))).orderBy('t.nome_key').execute();
 }
 
 export async function imageIdsInCategory(db: Executor, id: number): Promise<number[]> {

@@ -416,7 +416,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     recategorise,
     requireCategory,
     searchAll: async (taxonomy: Taxonomy, term: string) => {
-      const rows = await repo.search(db, taxonomy, foldKey(term.trim()));
+      const rows = await repo.search(db, taxonomy, term);
       return taxonomy === 'categories' ? inShownOrder(rows) : rows;
     },
     imageIdsWithTag: (id: number) => repo.imageIdsWithTag(db, id),
