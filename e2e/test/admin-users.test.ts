@@ -135,6 +135,37 @@ describe('Gestione Utenti', () => {
     });
   }
 
+  it('exports the list as a CSV with the words the grid shows for role and state', async () => {
+    const demo = await demoUsers();
+    const target = demo.at(-1);
+    if (target === undefined) throw new Error('the demo has no users');
+    await apiAs(server.url, adminToken, `/admin/users/${target.id_utente}`, {
+      method: 'PUT',
+      body: JSON.stringify({ username: target.username, email: target.email, is_active: false }),
+    });
+    const { context, page } = await openSession(browser, server.url, adminToken, {
+      viewport: VIEWPORTS.desktop,
+      acceptDownloads: true,
+    });
+    await openList(page);
+    await page.getByRole('button', { name: 'Esporta' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Esporta in CSV' }).click(),
+    ]);
+    const bytes = await (await import('node:fs/promises')).readFile(await download.path());
+    const [header = '', ...lines] = bytes.subarray(3).toString('utf8').split(/\r?\n/u);
+    const columns = header.split(';');
+    const cellsOf = (username: string) =>
+      lines.map((line) => line.split(';')).find((cells) => cells[1] === username) ?? [];
+    const cell = (username: string, name: string) => cellsOf(username)[columns.indexOf(name)];
+    expect(cell(target.username, 'Stato')).toBe('Disattivato');
+    expect(cell(target.username, 'Ruolo')).toBe('Utente');
+    expect(cell('admin', 'Stato')).toBe('Attivo');
+    expect(cell('admin', 'Ruolo')).toBe('Admin');
+    await context.close();
+  });
+
   it('edits a demo user in the dialog: e-mail changed, account deactivated', async () => {
     const [, target] = await demoUsers();
     if (target === undefined) throw new Error('the demo has too few users');

@@ -23,6 +23,9 @@ const count = (
   width,
 });
 
+/** What the 'Stato' column says of an account. */
+export const accountState = (active: boolean) => (active ? 'Attivo' : 'Disattivato');
+
 /** The columns of 'Gestione Utenti' (SPEC §2), plus the account state an administrator needs. */
 export function userColumns({ onEdit, onDelete, selfId }: UserActions): GridColDef<AdminUser>[] {
   return [
@@ -51,11 +54,14 @@ export function userColumns({ onEdit, onDelete, selfId }: UserActions): GridColD
       headerName: 'Stato',
       width: 130,
       type: 'boolean',
+      // The words of the chip, for the CSV export too: the boolean column's own formatter
+      // wrote the grid's 'vero' and 'falso', which the grid shows nowhere.
+      valueFormatter: (value: unknown) => accountState(value === true),
       renderCell: ({ row }) =>
         row.is_active ? (
-          <Chip label="Attivo" color="success" variant="outlined" size="small" />
+          <Chip label={accountState(true)} color="success" variant="outlined" size="small" />
         ) : (
-          <Chip label="Disattivato" color="warning" size="small" />
+          <Chip label={accountState(false)} color="warning" size="small" />
         ),
     },
     count('images_uploaded', 'Immagini caricate', 150),
