@@ -18,6 +18,7 @@ import * as accentlessLower from './migrations/2026-12-03T0800-accentless-lower.
 import * as passwordResets from './migrations/2026-12-04T0100-password-resets.js';
 import * as editRevisions from './migrations/2026-12-04T0300-edit-revisions.js';
 import * as taxonomyRevisions from './migrations/2026-12-04T1900-taxonomy-revisions.js';
+import * as dottedCapitalIKeys from './migrations/2026-12-08T0900-dotted-capital-i-keys.js';
 import type { Database } from './tables.js';
 
 /*
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-04T0100-password-resets': passwordResets,
   '2026-12-04T0300-edit-revisions': editRevisions,
   '2026-12-04T1900-taxonomy-revisions': taxonomyRevisions,
+  '2026-12-08T0900-dotted-capital-i-keys': dottedCapitalIKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

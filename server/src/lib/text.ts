@@ -3,11 +3,20 @@
  * than with SQL lower(), whose fold is the database's (ASCII only in SQLite's own, the
  * locale's in PostgreSQL): 'Città' and 'CITTÀ' must collide on both engines alike. Upper case,
  * then lower, is full case folding where lower case alone is not: 'ß' (and 'ẞ') and 'ss', the
- * final 'ς' and 'σ', the dotless 'ı' and 'i' meet.
+ * final 'ς' and 'σ', the dotless 'ı' and 'i' meet. So do the Turkish dotted capital 'İ' and
+ * 'i': JavaScript lowers 'İ' to 'i' and a combining dot above (U+0307), which kept 'İstanbul'
+ * apart from 'istanbul' (and 'Istanbul') while 'ıstanbul' met it; the dot is dropped after
+ * an 'i', where it adds nothing to the letter (migration 2026-12-08T0900 moved the keys).
  */
 export function foldKey(value: string): string {
   // Lower case first: the capital 'ẞ' upper-cases to itself, its small 'ß' to 'SS'.
-  return value.normalize('NFC').toLowerCase().toUpperCase().toLowerCase().normalize('NFC');
+  return value
+    .normalize('NFC')
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/i\u0307/gu, 'i')
+    .normalize('NFC');
 }
 
 /**
