@@ -6,7 +6,8 @@ import { publishedImage } from './helpers/images.js';
 /*
  * Category lists come in the order of the names people read (SPEC §3 display names, Italian
  * collation), not of the stored ones: 'messaggi_amicizia' is shown 'Amicizia' and belongs among
- * the A's. The popular list keeps its order by count.
+ * the A's. The popular list keeps its order by count. Tag lists follow Italian collation too,
+ * the same on both engines whatever PostgreSQL's collation ('Éra' among the E's).
  */
 
 let t: TestApp;
@@ -89,5 +90,37 @@ describe('category lists', () => {
     await publishedImage(t.app, user, { categoryId: ids.get('Bosco')! });
     const popular = await t.app.inject({ method: 'GET', url: '/api/categories/popular?limit=10' });
     expect(names(popular.json())).toEqual(['messaggi_zona_rossa', 'Bosco']);
+  });
+});
+
+describe('tag lists', () => {
+  // Created in an order that is neither the code points' nor the Italian one.
+  const TAGS = ['zeta', 'Éra', 'àncora', 'Bosco', 'ancora', 'era', 'ärger', 'abete'];
+  const ITALIAN_ORDER = ['abete', 'ancora', 'àncora', 'ärger', 'Bosco', 'era', 'Éra', 'zeta'];
+
+  beforeAll(async () => {
+    // One approved image each: the public list shows only tags in use.
+    await publishedImage(t.app, user, { tags: TAGS.slice(0, 4) });
+    await publishedImage(t.app, user, { tags: TAGS.slice(4) });
+  });
+
+  it('list the back-office tags in Italian alphabetical order, searched or not', async () => {
+    const all = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/tags',
+      headers: bearer(adminToken),
+    });
+    expect(names(all.json())).toEqual(ITALIAN_ORDER);
+    const searched = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/tags?search=r',
+      headers: bearer(adminToken),
+    });
+    expect(names(searched.json())).toEqual(['ancora', 'àncora', 'ärger', 'era', 'Éra']);
+  });
+
+  it('list the public tags in Italian alphabetical order', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/tags' });
+    expect(names(response.json())).toEqual(ITALIAN_ORDER);
   });
 });

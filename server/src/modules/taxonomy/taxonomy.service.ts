@@ -114,6 +114,16 @@ export function inShownOrder<Row extends { id: number; nome: string }>(rows: Row
     .map(({ row }) => row);
 }
 
+/**
+ * Tag lists in Italian alphabetical order ('àncora' among the a's), the same on both engines:
+ * ORDER BY of the stored key follows the code points on SQLite and the database's collation on
+ * PostgreSQL, which put accented names after 'z' under C and among their letters under
+ * it_IT or en_US. The id settles names that collate alike.
+ */
+export function inNameOrder<Row extends { id: number; nome: string }>(rows: Row[]): Row[] {
+  return [...rows].sort((a, b) => ITALIAN.compare(a.nome, b.nome) || a.id - b.id);
+}
+
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
 
 export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clock) {
@@ -417,7 +427,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     requireCategory,
     searchAll: async (taxonomy: Taxonomy, term: string) => {
       const rows = await repo.search(db, taxonomy, term);
-      return taxonomy === 'categories' ? inShownOrder(rows) : rows;
+      return taxonomy === 'categories' ? inShownOrder(rows) : inNameOrder(rows);
     },
     imageIdsWithTag: (id: number) => repo.imageIdsWithTag(db, id),
     imageIdsInCategory: (id: number) => repo.imageIdsInCategory(db, id),
@@ -431,7 +441,7 @@ export function createTaxonomyService(db: Executor, dialect: Dialect, clock: Clo
     listCategories: async () => inShownOrder(await repo.listAll(db, 'categories')),
     popularCategories: (limit: number) => repo.listPopular(db, 'categories', limit),
     popularTags: (limit: number) => repo.listPopular(db, 'tags', limit),
-    listUsedTags: () => repo.listUsed(db, 'tags'),
+    listUsedTags: async () => inNameOrder(await repo.listUsed(db, 'tags')),
     recountAll: () => repo.recountAll(db),
   };
 }
