@@ -229,6 +229,10 @@ describe('users', () => {
         'Inserisci un indirizzo email valido.',
       ],
       [{ username: 'altro', email: 'x@example.it' }, 'Il campo "Password" è obbligatorio.'],
+      [
+        { username: 'altro', email: 'x@example.it', password: 'x'.repeat(257) },
+        'La password può contenere al massimo 256 caratteri.',
+      ],
     ] as const) {
       const response = await asAdmin('POST', '/api/admin/users', body);
       expect(response.statusCode).toBe(400);
@@ -242,6 +246,13 @@ describe('users', () => {
     });
     expect(reset.statusCode).toBe(400);
     expect(reset.json()).toEqual({ detail: 'La password deve essere di almeno 8 caratteri' });
+    const long = await asAdmin('PUT', `/api/admin/users/${user.id}`, {
+      username: user.username,
+      email: user.email,
+      password: 'x'.repeat(257),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ detail: 'La password può contenere al massimo 256 caratteri.' });
     expect((await login(t.app, user.username, user.password)).statusCode).toBe(200);
   });
 

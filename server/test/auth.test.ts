@@ -503,6 +503,14 @@ describe('GET and PUT /api/users/me', () => {
     expect((await me(user.token)).statusCode).toBe(200);
     expect((await login(t.app, user.username, '😀😀😀😀')).statusCode).toBe(401);
 
+    const long = await put(user.token, {
+      password: 'x'.repeat(257),
+      current_password: user.password,
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toEqual({ detail: 'La password può contenere al massimo 256 caratteri.' });
+    expect((await login(t.app, user.username, user.password)).statusCode).toBe(200);
+
     const changed = await put(user.token, {
       password: 'nuova-password-lunga',
       current_password: user.password,

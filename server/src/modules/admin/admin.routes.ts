@@ -14,8 +14,7 @@ import {
   toTag,
   TYPED_NAME_MAX_LENGTH,
 } from '../taxonomy/taxonomy.service.js';
-import { Email, OwnUser, Username } from '../users/users.schemas.js';
-import { PASSWORD_MAX_LENGTH, USER_MESSAGES } from '../users/users.rules.js';
+import { Email, NewPassword, OwnUser, PasswordOrEmpty, Username } from '../users/users.schemas.js';
 
 /*
  * The back-office API (SPEC §7 admin calls, D7). Every route here is for administrators only:
@@ -49,14 +48,8 @@ const UserBody = (passwordRequired: boolean) =>
     {
       username: Username,
       email: Email,
-      password: passwordRequired
-        ? Type.String({
-            title: 'Password',
-            minLength: 8,
-            maxLength: PASSWORD_MAX_LENGTH,
-            errorMessage: { minLength: USER_MESSAGES.passwordTooShort },
-          })
-        : Type.Optional(Type.String({ title: 'Password', maxLength: PASSWORD_MAX_LENGTH })),
+      // Creation: the sign-up's rule and messages; an edit's empty password leaves it as it is.
+      password: passwordRequired ? NewPassword : Type.Optional(PasswordOrEmpty('Password')),
       is_active: Type.Optional(Type.Boolean({ title: 'Utente Attivo' })),
       is_superuser: Type.Optional(Type.Boolean({ title: 'Amministratore' })),
     },

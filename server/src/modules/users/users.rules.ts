@@ -93,6 +93,7 @@ export const USER_MESSAGES = {
   inactive: 'Account disattivato',
   notFound: 'Utente non trovato',
   passwordTooShort: 'La password deve essere di almeno 8 caratteri',
+  passwordTooLong: `La password può contenere al massimo ${PASSWORD_MAX_LENGTH} caratteri.`,
   currentPasswordRequired: 'Per cambiare email o password inserisci la password attuale.',
   currentPasswordWrong: 'La password attuale non è corretta.',
   ageRequired: 'Devi dichiarare di avere almeno 16 anni per registrarti.',

@@ -36,9 +36,20 @@ export const NewPassword = Type.String({
   maxLength: PASSWORD_MAX_LENGTH,
   errorMessage: {
     minLength: USER_MESSAGES.passwordTooShort,
-    maxLength: `La password può contenere al massimo ${PASSWORD_MAX_LENGTH} caratteri.`,
+    maxLength: USER_MESSAGES.passwordTooLong,
   },
 });
+
+/**
+ * A password field that may be left empty, meaning unchanged (SPEC §5): only its length is
+ * checked here, the minimum by the service once it knows the field is not empty.
+ */
+export const PasswordOrEmpty = (title: string) =>
+  Type.String({
+    title,
+    maxLength: PASSWORD_MAX_LENGTH,
+    errorMessage: { maxLength: USER_MESSAGES.passwordTooLong },
+  });
 
 /** The account as its owner (and administrators) see it: the only shape with the e-mail. */
 export const OwnUser = Type.Object(
@@ -57,13 +68,8 @@ export const UpdateMeBody = Type.Object(
   {
     username: Type.Optional(Username),
     email: Type.Optional(Email),
-    // Empty means unchanged (SPEC §5), so the minimum length is checked by the service.
-    password: Type.Optional(
-      Type.String({ title: 'Nuova Password', maxLength: PASSWORD_MAX_LENGTH }),
-    ),
-    current_password: Type.Optional(
-      Type.String({ title: 'Password attuale', maxLength: PASSWORD_MAX_LENGTH }),
-    ),
+    password: Type.Optional(PasswordOrEmpty('Nuova Password')),
+    current_password: Type.Optional(PasswordOrEmpty('Password attuale')),
   },
   { additionalProperties: false },
 );
