@@ -17,6 +17,8 @@ import {
  */
 
 const FAILURE = 'Impossibile caricare la pagina. Controlla la connessione e riprova.';
+const SEARCH_FAILURE = 'Impossibile caricare la ricerca. Controlla la connessione e riprova.';
+const CATEGORIES_FAILURE = 'Impossibile caricare le categorie. Controlla la connessione e riprova.';
 
 let server: RunningServer;
 let browser: Browser;
@@ -72,20 +74,68 @@ describe('offline, a screen whose code is not loaded yet', () => {
     await context.close();
   });
 
-  it("keeps the app when the search overlay's code cannot come", async () => {
+  it("says so when the search overlay's code cannot come, and opens it once back online", async () => {
     const { context, page } = await open(null);
     await page.goto(`${server.url}/tags`);
     await page.getByRole('heading', { name: 'Tag disponibili' }).waitFor();
+    const failed = failedScripts(page);
     await context.setOffline(true);
-    await page.getByRole('button', { name: 'Cerca', exact: true }).click();
+    const search = page.getByRole('button', { name: 'Cerca', exact: true });
+    await search.click();
+    const alert = page.getByRole('alert').filter({ hasText: SEARCH_FAILURE });
+    await alert.waitFor({ timeout: 5000 });
+    // The page and the header stay, and nobody asks again and again.
     await page.waitForTimeout(1000);
+    expect(failed.count()).toBeLessThan(10);
     await expect(page.getByRole('heading', { name: 'Tag disponibili' }).isVisible()).resolves.toBe(
       true,
     );
-    await expect(
-      page.getByRole('button', { name: 'Cerca', exact: true }).isVisible(),
-    ).resolves.toBe(true);
+    await screenshot(page, 'offline-search-phone');
+    // Still offline, 'Riprova' asks once more and says it again; the focus stays near.
+    const before = failed.count();
+    await alert.getByRole('button', { name: 'Riprova' }).click();
+    await alert.waitFor();
+    await page.waitForTimeout(500);
+    expect(failed.count() - before).toBeLessThan(10);
+    await expect(search.evaluate((button) => button === document.activeElement)).resolves.toBe(
+      true,
+    );
+    // Back online, 'Riprova' opens the overlay, without a reload, its field ready to type in.
     await context.setOffline(false);
+    await alert.getByRole('button', { name: 'Riprova' }).click();
+    const field = page.getByRole('textbox', { name: 'Cerca immagini, utenti, categorie...' });
+    await field.waitFor();
+    await expect(field.evaluate((input) => input === document.activeElement)).resolves.toBe(true);
+    await expect(alert.count()).resolves.toBe(0);
+    await field.fill('Amore');
+    await field.press('Enter');
+    await page.waitForURL(/\/search\?q=Amore$/);
+    await context.close();
+  });
+
+  it("says so when the categories drawer's code cannot come, and its button opens it later", async () => {
+    const { context, page } = await openSession(browser, server.url, null, {
+      viewport: VIEWPORTS.desktop,
+    });
+    await page.goto(`${server.url}/tags`);
+    await page.getByRole('heading', { name: 'Tag disponibili' }).waitFor();
+    await context.setOffline(true);
+    const button = page.getByRole('button', { name: 'Categorie', exact: true });
+    await button.click();
+    const alert = page.getByRole('alert').filter({ hasText: CATEGORIES_FAILURE });
+    await alert.waitFor({ timeout: 5000 });
+    await screenshot(page, 'offline-categories-desktop');
+    // 'Chiudi' puts the message away and gives the focus back to the button.
+    await alert.getByRole('button', { name: 'Chiudi' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await expect(button.evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    );
+    // Back online, the button itself opens the drawer.
+    await context.setOffline(false);
+    await button.click();
+    const drawer = page.getByRole('navigation', { name: 'Tutte le categorie' });
+    await drawer.getByRole('link', { name: /Amore/ }).waitFor();
     await context.close();
   });
 

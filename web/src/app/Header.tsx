@@ -3,22 +3,29 @@ import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CategoryIcon from '@mui/icons-material/Category';
 import SearchIcon from '@mui/icons-material/Search';
 import { AppBar, Box, IconButton, Link, Toolbar, Typography } from '@mui/material';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useSession } from '../features/auth/useSession.js';
 import { focusContent } from '../components/focusContent.js';
-import { LoadFailureBoundary } from '../components/LoadFailureBoundary.js';
+import { ErrorMessage } from '../components/StatusMessage.js';
+import { chunkLoader } from '../lib/chunkLoader.js';
 import type { SearchClose } from './HeaderOverlays.js';
 
 // The search field and the categories drawer load when first wanted (HeaderOverlays.tsx).
-const loadOverlays = () => import('./HeaderOverlays.js');
-const SearchOverlay = lazy(() => loadOverlays().then((m) => ({ default: m.SearchOverlay })));
-const CategoriesDrawer = lazy(() => loadOverlays().then((m) => ({ default: m.CategoriesDrawer })));
+const overlays = chunkLoader(() => import('./HeaderOverlays.js'));
 /** Pointer over, touch or focus on a button: the chunk is usually there before the click. */
 const preloadOverlays = {
-  onPointerEnter: () => void loadOverlays(),
-  onTouchStart: () => void loadOverlays(),
-  onFocus: () => void loadOverlays(),
+  onPointerEnter: () => void overlays.load(),
+  onTouchStart: () => void overlays.load(),
+  onFocus: () => void overlays.load(),
+};
+
+type Control = 'search' | 'categories';
+
+/** Said under the header when a control's code could not be loaded (LOAD_FAILURE's wording). */
+const CONTROL_LOAD_FAILURES: Record<Control, string> = {
+  search: 'Impossibile caricare la ricerca. Controlla la connessione e riprova.',
+  categories: 'Impossibile caricare le categorie. Controlla la connessione e riprova.',
 };
 
 /** SPEC §2 shared header: logo, search, categories drawer, account. */
@@ -37,6 +44,32 @@ export function Header() {
   const [drawer, setDrawer] = useState(false);
   // Mounted from the first opening on, so that closing still slides it away.
   const [drawerWanted, setDrawerWanted] = useState(false);
+  const categoriesButton = useRef<HTMLButtonElement>(null);
+  /**
+   * The control whose chunk did not come. Offline, a tap on 'Cerca' or 'Categorie' opened
+   * nothing and said nothing, and kept doing so after the network was back, until a reload.
+   */
+  const [failed, setFailed] = useState<Control | null>(null);
+  /**
+   * Opens the control once its chunk is there. Each click, 'Riprova' included, asks for it once
+   * more if it failed: the failure is said again (a new alert, announced anew), or it opens.
+   */
+  const open = (control: Control) => {
+    setFailed(null);
+    overlays.load().then(
+      () => {
+        if (control === 'search') {
+          setSearching(true);
+        } else {
+          setDrawerWanted(true);
+          setDrawer(true);
+        }
+      },
+      () => setFailed(control),
+    );
+  };
+  const buttonOf = (control: Control) => (control === 'search' ? searchButton : categoriesButton);
+  const Overlays = overlays.loaded();
   return (
     <AppBar position="sticky" color="default" elevation={0} sx={{ bgcolor: 'background.default' }}>
       <Toolbar sx={{ gap: 1, position: 'relative' }}>
@@ -58,17 +91,15 @@ export function Header() {
         <IconButton
           ref={searchButton}
           aria-label="Cerca"
-          onClick={() => setSearching(true)}
+          onClick={() => open('search')}
           {...preloadOverlays}
         >
           <SearchIcon />
         </IconButton>
         <IconButton
+          ref={categoriesButton}
           aria-label="Categorie"
-          onClick={() => {
-            setDrawerWanted(true);
-            setDrawer(true);
-          }}
+          onClick={() => open('categories')}
           {...preloadOverlays}
         >
           <CategoryIcon />
@@ -86,27 +117,25 @@ export function Header() {
         >
           <AccountCircleIcon />
         </IconButton>
-        {searching && (
-          // Offline, the overlay's chunk may not come: the header stays, the button with it.
-          <LoadFailureBoundary fallback={null} onError={() => closeSearch('dismissed')}>
-            <Suspense fallback={null}>
-              <SearchOverlay onClose={closeSearch} />
-            </Suspense>
-          </LoadFailureBoundary>
-        )}
+        {searching && Overlays !== undefined && <Overlays.SearchOverlay onClose={closeSearch} />}
       </Toolbar>
-      {drawerWanted && (
-        <LoadFailureBoundary
-          fallback={null}
-          onError={() => {
-            setDrawer(false);
-            setDrawerWanted(false);
+      {failed !== null && (
+        <ErrorMessage
+          message={CONTROL_LOAD_FAILURES[failed]}
+          // The focus goes back to the button, where the next failure or the control finds it.
+          onRetry={() => {
+            buttonOf(failed).current?.focus();
+            open(failed);
           }}
-        >
-          <Suspense fallback={null}>
-            <CategoriesDrawer open={drawer} onClose={() => setDrawer(false)} />
-          </Suspense>
-        </LoadFailureBoundary>
+          onClose={() => {
+            buttonOf(failed).current?.focus();
+            setFailed(null);
+          }}
+          sx={{ mx: 2, mb: 1 }}
+        />
+      )}
+      {drawerWanted && Overlays !== undefined && (
+        <Overlays.CategoriesDrawer open={drawer} onClose={() => setDrawer(false)} />
       )}
     </AppBar>
   );

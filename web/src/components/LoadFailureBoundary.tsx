@@ -22,10 +22,11 @@ interface State {
 /**
  * Catches what a screen throws while drawing, above all a chunk that did not load (no network,
  * or a new version deployed in between: its old chunks are gone). Without it React unmounted
- * the whole app, header included: a tap on 'Cerca' offline, or a back-office page opened
- * offline, left an empty black page.
- * 'Riprova' loads the page anew: a chunk that failed stays failed until then (React.lazy keeps
- * its failure), and after a deploy only a new index.html names chunks that exist.
+ * the whole app, header included: a back-office page opened offline left an empty black page.
+ * 'Riprova' loads the page anew: a page's renders do not ask for a failed chunk again
+ * (chunkLoader.ts; React.lazy, in the back-office, keeps its failure for good), and after a
+ * deploy only a new index.html names chunks that exist. The header's controls, with a page
+ * still there beside them, ask again in place instead (Header.tsx).
  */
 export class LoadFailureBoundary extends Component<Props, State> {
   override state: State = { failed: false, resetKey: this.props.resetKey };

@@ -1,4 +1,15 @@
-import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Stack,
+  Typography,
+  type SxProps,
+  type Theme,
+} from '@mui/material';
 import type { ReactNode } from 'react';
 
 /** The three states every list has: loading, error, empty (SPEC §4, §8). */
@@ -13,20 +24,39 @@ export function Loading() {
 /**
  * A failure in place of what could not be loaded; with `onRetry`, a 'Riprova' button asks
  * again, for a failure that another try may mend (a network drop), so the page need not be
- * reloaded and scrolled down again.
+ * reloaded and scrolled down again; with `onClose`, a 'Chiudi' button puts it away, for a
+ * failure told beside a page that is still there (the header's).
  */
-export function ErrorMessage({ message, onRetry }: { message: string; onRetry?: () => void }) {
+export function ErrorMessage({
+  message,
+  onRetry,
+  onClose,
+  sx = { my: 3 },
+}: {
+  message: string;
+  onRetry?: () => void;
+  onClose?: () => void;
+  sx?: SxProps<Theme>;
+}) {
+  const actions = (
+    <>
+      {onRetry !== undefined && (
+        <Button color="inherit" size="small" onClick={onRetry}>
+          Riprova
+        </Button>
+      )}
+      {onClose !== undefined && (
+        <IconButton aria-label="Chiudi" color="inherit" size="small" onClick={onClose}>
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      )}
+    </>
+  );
   return (
     <Alert
       severity="error"
-      sx={{ my: 3 }}
-      action={
-        onRetry === undefined ? undefined : (
-          <Button color="inherit" size="small" onClick={onRetry}>
-            Riprova
-          </Button>
-        )
-      }
+      sx={sx}
+      action={onRetry === undefined && onClose === undefined ? undefined : actions}
     >
       {message}
     </Alert>
