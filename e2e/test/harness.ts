@@ -211,3 +211,42 @@ export async function openSession(
   }
   return { context, page: await context.newPage() };
 }
+
+const LIVE_REGION = '[role="status"], [role="alert"], [aria-live]';
+
+/**
+ * Remembers the live regions now in the page. A screen reader announces the text that enters
+ * a region already there; a region drawn together with its text is, for most, silent.
+ */
+export async function rememberLiveRegions(page: Page): Promise<void> {
+  await page.evaluate((selector) => {
+    (window as unknown as { e2eLiveRegions: WeakSet<Element> }).e2eLiveRegions = new WeakSet(
+      Array.from(document.querySelectorAll(selector)),
+    );
+  }, LIVE_REGION);
+}
+
+/**
+ * Whether the element holding `text` sits in a live region that rememberLiveRegions saw, that
+ * is, whether the text was announced when it came.
+ */
+export async function announcedFromBefore(page: Page, text: string): Promise<boolean> {
+  return page.evaluate(
+    ([selector, wanted]) => {
+      const regions = (window as unknown as { e2eLiveRegions?: WeakSet<Element> }).e2eLiveRegions;
+      const holders = Array.from(document.querySelectorAll('body *')).filter(
+        (element) =>
+          element.textContent.includes(wanted) &&
+          !Array.from(element.children).some((child) => child.textContent.includes(wanted)),
+      );
+      return (
+        holders.length > 0 &&
+        holders.every((holder) => {
+          const region = holder.closest(selector);
+          return region !== null && regions?.has(region) === true;
+        })
+      );
+    },
+    [LIVE_REGION, text] as const,
+  );
+}

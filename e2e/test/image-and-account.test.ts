@@ -12,7 +12,9 @@ import {
   type ApiUser,
 } from './fixtures.js';
 import {
+  announcedFromBefore,
   launchBrowser,
+  rememberLiveRegions,
   screenshot,
   startServer,
   VIEWPORTS,
@@ -250,10 +252,14 @@ describe('a forgotten password', () => {
       'Inserisci un indirizzo email valido.',
     );
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
+    await rememberLiveRegions(page);
     await page.getByRole('button', { name: 'Invia il link' }).click();
-    await expect(page.getByRole('status').innerText()).resolves.toBe(
-      'Se l’indirizzo è quello di un account, riceverai a breve un’e-mail con il link per scegliere una nuova password.',
-    );
+    const sent =
+      'Se l’indirizzo è quello di un account, riceverai a breve un’e-mail con il link per scegliere una nuova password.';
+    await page.getByRole('status').filter({ hasText: sent }).waitFor();
+    await expect(page.getByRole('status').innerText()).resolves.toBe(sent);
+    // Into a live region that was there before the form went: announced.
+    await expect(announcedFromBefore(page, sent)).resolves.toBe(true);
     await screenshot(page, 'image-and-account-forgot-password-phone');
 
     const secret = await resetSecretMailedTo(user.email);
@@ -266,10 +272,12 @@ describe('a forgotten password', () => {
     await page.getByRole('button', { name: 'Salva la nuova password' }).click();
     await expect(page.getByRole('alert').innerText()).resolves.toBe('Le password non coincidono');
     await again.fill('nuova-password-1');
+    await rememberLiveRegions(page);
     await page.getByRole('button', { name: 'Salva la nuova password' }).click();
-    await expect(page.getByRole('status').innerText()).resolves.toBe(
-      'Password aggiornata: ora puoi accedere con la nuova password.',
-    );
+    const saved = 'Password aggiornata: ora puoi accedere con la nuova password.';
+    await page.getByRole('status').filter({ hasText: saved }).waitFor();
+    await expect(page.getByRole('status').innerText()).resolves.toBe(saved);
+    await expect(announcedFromBefore(page, saved)).resolves.toBe(true);
     await screenshot(page, 'image-and-account-reset-password-phone');
 
     await page.getByRole('link', { name: 'Accedi' }).click();

@@ -3,8 +3,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginAdmin, publish, registerUser, upload, type ApiUser } from './fixtures.js';
 import {
+  announcedFromBefore,
   launchBrowser,
   openSession,
+  rememberLiveRegions,
   screenshot,
   startServer,
   VIEWPORTS,
@@ -330,12 +332,15 @@ describe('the own profile', () => {
     await dialog.getByText('La password non è corretta.').waitFor();
 
     await dialog.getByLabel('Password', { exact: true }).fill(leaving.password);
+    await rememberLiveRegions(page);
     await dialog.getByRole('button', { name: 'Elimina account' }).click();
     await page.waitForURL(`${server.url}/`);
     await expect(storedToken(page)).resolves.toBeNull();
-    // The home page says the deletion was taken, and when it is complete.
+    // The home page says the deletion was taken, and when it is complete, in a live region
+    // that was there before the text: so a screen reader says it too.
     const notice = page.getByRole('status').filter({ hasText: 'account è stato disattivato' });
     await notice.getByText('entro 5 giorni').waitFor();
+    await expect(announcedFromBefore(page, 'account è stato disattivato')).resolves.toBe(true);
     await screenshot(page, 'profile-account-deleted-desktop');
     await notice.getByRole('button', { name: 'Chiudi' }).click();
     await notice.waitFor({ state: 'detached' });

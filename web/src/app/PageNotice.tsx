@@ -1,5 +1,5 @@
-import { Alert } from '@mui/material';
 import { useLocation, useNavigate } from 'react-router';
+import { SuccessNotice } from '../components/StatusMessage.js';
 
 /** The navigation state that carries a confirmation to the next page (see PageNotice). */
 export interface NoticeState {
@@ -21,18 +21,15 @@ export function PageNotice() {
   const location = useLocation();
   const navigate = useNavigate();
   const notice = noticeOf(location.state);
-  if (notice === null) return null;
+  // Drawn on every page of the layout, empty too: the layout stays while the profile gives way
+  // to the home page, so the notice enters a live region that was already there.
   return (
-    <Alert
-      severity="success"
-      role="status"
+    <SuccessNotice
+      message={notice}
       sx={{ mb: 3 }}
       onClose={() => {
         void navigate(location, { replace: true, state: null });
       }}
-      slotProps={{ closeButton: { 'aria-label': 'Chiudi' } }}
-    >
-      {notice}
-    </Alert>
+    />
   );
 }

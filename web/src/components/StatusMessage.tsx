@@ -63,6 +63,39 @@ export function ErrorMessage({
   );
 }
 
+/**
+ * A confirmation in a polite live region (role status) that is in the page before it: screen
+ * readers announce the text that enters a region already there, and said nothing of an alert
+ * drawn together with its role (the account deletion's notice, the e-mail sent for a new
+ * password). Nothing shows while `message` is null; with `onClose`, 'Chiudi' puts it away.
+ */
+export function SuccessNotice({
+  message,
+  onClose,
+  sx,
+}: {
+  message: string | null;
+  onClose?: () => void;
+  sx?: SxProps<Theme>;
+}) {
+  return (
+    <div role="status">
+      {message !== null && (
+        // role none: the region around it is the one that speaks, once.
+        <Alert
+          severity="success"
+          role="none"
+          sx={sx}
+          onClose={onClose}
+          slotProps={{ closeButton: { 'aria-label': 'Chiudi' } }}
+        >
+          {message}
+        </Alert>
+      )}
+    </div>
+  );
+}
+
 /** The empty state, with a large faint icon above the text when one is given. */
 export function EmptyMessage({ message, icon }: { message: string; icon?: ReactNode }) {
   if (icon === undefined) {

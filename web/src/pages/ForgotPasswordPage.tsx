@@ -1,6 +1,7 @@
-import { Alert, Box, Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { useState, type SubmitEvent } from 'react';
 import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
+import { SuccessNotice } from '../components/StatusMessage.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { BAD_EMAIL, looksLikeEmail } from '../features/auth/accountRules.js';
@@ -45,13 +46,10 @@ export default function ForgotPasswordPage() {
       title="Password dimenticata"
       subtitle="Scrivi l’indirizzo e-mail del tuo account: ti mandiamo un link per sceglierne una nuova."
     >
+      {/* There before the form goes, so that the confirmation is announced. */}
+      <SuccessNotice message={sent} sx={{ mb: 2.5 }} />
       {sent !== null ? (
-        <Stack spacing={2.5}>
-          <Alert severity="success" role="status">
-            {sent}
-          </Alert>
-          {toLogin}
-        </Stack>
+        <Stack spacing={2.5}>{toLogin}</Stack>
       ) : (
         <Box component="form" noValidate onSubmit={submit}>
           <Stack spacing={2.5}>

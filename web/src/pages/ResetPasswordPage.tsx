@@ -8,6 +8,7 @@ import {
   AuthSubmit,
   NewPasswordFields,
 } from '../components/AuthCard.js';
+import { SuccessNotice } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { newPasswordProblem, PASSWORD_TOO_SHORT } from '../features/auth/accountRules.js';
 import {
@@ -45,6 +46,8 @@ export default function ResetPasswordPage() {
   const newLink = <AuthCardLink to="/forgot-password">Chiedi un nuovo link</AuthCardLink>;
   const card = (children: ReactNode) => (
     <AuthCard title="Nuova password" subtitle="Scegli la nuova password del tuo account.">
+      {/* In every state of the page, so that the confirmation enters a region already there. */}
+      <SuccessNotice message={done} sx={{ mb: 2.5 }} />
       {children}
     </AuthCard>
   );
@@ -63,9 +66,6 @@ export default function ResetPasswordPage() {
   if (done !== null) {
     return card(
       <Stack spacing={2.5}>
-        <Alert severity="success" role="status">
-          {done}
-        </Alert>
         <Button
           component={RouterLink}
           to="/login"
