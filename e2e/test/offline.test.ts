@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCategory, loginAdmin, publish, registerUser } from './fixtures.js';
+import { createCategory, loginAdmin, publish, registerUser, type ApiUser } from './fixtures.js';
 import {
   launchBrowser,
   openSession,
@@ -24,14 +24,16 @@ let server: RunningServer;
 let browser: Browser;
 let adminToken: string;
 let categoryId: number;
+let user: ApiUser;
+let imageId: number;
 
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   adminToken = await loginAdmin(server.url);
-  const user = await registerUser(server.url);
+  user = await registerUser(server.url);
   categoryId = await createCategory(server.url, adminToken, 'Amore');
-  await publish(server.url, user, adminToken, 'Muro Amore', { categoryId });
+  imageId = await publish(server.url, user, adminToken, 'Muro Amore', { categoryId });
 });
 
 afterAll(async () => {
@@ -173,6 +175,60 @@ describe('a first request that met a network drop', () => {
     await screenshot(page, 'offline-category-retry-phone');
     await retry.click();
     await page.getByRole('heading', { name: 'Amore' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('offline, a piece beside the page whose code is not loaded yet', () => {
+  it("keeps the home page when 'Torna su' cannot come, and shows it once back online", async () => {
+    // Short, so that one picture is enough to scroll past 'Torna su''s 200 px.
+    const { context, page } = await openSession(browser, server.url, null, {
+      viewport: { width: 390, height: 400 },
+    });
+    await page.goto(`${server.url}/`);
+    const all = page.getByRole('heading', { name: 'Tutte le nostre immagini' });
+    await all.waitFor();
+    await page.waitForLoadState('networkidle');
+    const failed = failedScripts(page);
+    await context.setOffline(true);
+    await page.mouse.wheel(0, 600);
+    await page.waitForFunction(() => window.scrollY > 200);
+    await page.waitForTimeout(1000);
+    // Before, the whole gallery gave way to 'Impossibile caricare la pagina'.
+    await expect(page.getByRole('main').getByText(FAILURE).count()).resolves.toBe(0);
+    await expect(all.isVisible()).resolves.toBe(true);
+    expect(failed.count()).toBeLessThan(10);
+    // Back online, the next time the page is scrolled down the button comes.
+    await context.setOffline(false);
+    await page.mouse.wheel(0, -2000);
+    await page.waitForFunction(() => window.scrollY === 0);
+    await page.mouse.wheel(0, 600);
+    await page.getByRole('button', { name: 'Torna su' }).waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
+  it("tells a reaction's failure even when the snackbar's code cannot come", async () => {
+    const { context, page } = await openSession(browser, server.url, user.token, {
+      viewport: VIEWPORTS.phone,
+    });
+    await page.goto(`${server.url}/image/${imageId}`);
+    const like = page.getByRole('button', { name: /^Mi piace/ });
+    await like.waitFor();
+    await page.waitForLoadState('networkidle');
+    // A network that lets nothing more through, while the browser still thinks it is online
+    // (offline, React Query holds the call until the network is back).
+    await page.route('**/assets/**', (route) => route.abort('internetdisconnected'));
+    await page.route(`**/api/images/${imageId}/interactions`, (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await like.click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Errore durante il like' })
+      .waitFor({ timeout: 5000 });
+    await expect(page.getByRole('main').getByText(FAILURE).count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { name: 'Muro Amore' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'offline-reaction-failure-phone');
     await context.close();
   });
 });

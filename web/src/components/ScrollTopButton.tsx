@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { chunkLoader, useChunk } from '../lib/chunkLoader.js';
 
 // The button (MUI's Fab and Zoom) loads the first time it is wanted: nobody sees it before
 // scrolling, and it was part of the first load of the home and profile pages (goal 8: first-load
-// JavaScript under 150 KB).
-const ScrollTopFab = lazy(() => import('./ScrollTopFab.js'));
+// JavaScript under 150 KB). Offline it may not come: the page stays, without it, and the next
+// time the reader scrolls down it is asked for again.
+const fab = chunkLoader(() => import('./ScrollTopFab.js'));
 
 /** SPEC §2: appears after `threshold` px of scroll (200 on home, 300 on profiles). */
 export function ScrollTopButton({ threshold }: { threshold: number }) {
@@ -27,10 +29,7 @@ export function ScrollTopButton({ threshold }: { threshold: number }) {
       window.removeEventListener('scroll', update);
     };
   }, [threshold]);
-  if (!wanted) return null;
-  return (
-    <Suspense fallback={null}>
-      <ScrollTopFab visible={visible} />
-    </Suspense>
-  );
+  const { module } = useChunk(fab, visible);
+  if (!wanted || module === undefined) return null;
+  return <module.default visible={visible} />;
 }

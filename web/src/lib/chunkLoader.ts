@@ -1,4 +1,4 @@
-import { use } from 'react';
+import { use, useEffect, useState } from 'react';
 
 /** A piece of the app's code in a chunk of its own, loaded the first time it is wanted. */
 export interface ChunkLoader<T> {
@@ -58,4 +58,37 @@ export function chunkLoader<T extends object>(importChunk: () => Promise<T>): Ch
       return use(load());
     },
   };
+}
+
+/**
+ * For a piece beside the page (a button, a snackbar), drawn only once its chunk is there:
+ * loads it each time `wanted` turns true while it is missing, and tells a failure (`failed`)
+ * instead of throwing it. Thrown, it reached the page's boundary, and a scroll down the home
+ * page offline put 'Impossibile caricare la pagina' in place of the whole gallery.
+ */
+export function useChunk<T extends object>(
+  chunk: ChunkLoader<T>,
+  wanted: boolean,
+): { module: T | undefined; failed: boolean } {
+  const [failed, setFailed] = useState(false);
+  const [, setLoaded] = useState<T | undefined>(undefined);
+  useEffect(() => {
+    if (!wanted || chunk.loaded() !== undefined) return;
+    let current = true;
+    chunk.load().then(
+      (module) => {
+        if (current) {
+          setFailed(false);
+          setLoaded(module);
+        }
+      },
+      () => {
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [chunk, wanted]);
+  return { module: chunk.loaded(), failed: failed && chunk.loaded() === undefined };
 }

@@ -25,7 +25,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { fadeIn, showIfLoaded, showLoaded } from '../components/ImageCard.js';
 import { InfiniteGallery } from '../components/InfiniteGallery.js';
@@ -45,13 +45,14 @@ import {
   useToggleReaction,
   type Reaction,
 } from '../features/image-detail/toggleReaction.js';
+import { chunkLoader, useChunk } from '../lib/chunkLoader.js';
 import { parseRouteId } from '../lib/routeId.js';
 import { ApiError, errorMessage, retryOf } from '../lib/api.js';
 import { categoryDisplayName, countPhrase, formatLongDate } from '../lib/format.js';
 import { imageAltText, imageTitle } from '../lib/imageText.js';
 import type { ImageDetail } from '../lib/types.js';
 
-const ErrorSnackbar = lazy(() => import('../components/ErrorSnackbar.js'));
+const errorSnackbar = chunkLoader(() => import('../components/ErrorSnackbar.js'));
 
 const NOT_FOUND = 'Immagine non trovata';
 
@@ -472,6 +473,10 @@ export default function ImagePage() {
     setTold(true);
     setMessage(text);
   };
+  const close = () => {
+    setMessage(null);
+  };
+  const snackbar = useChunk(errorSnackbar, message !== null);
 
   const missing =
     id === null ||
@@ -525,15 +530,24 @@ export default function ImagePage() {
         </Box>
       </Box>
       {/* Mounted from the first message on, so that it still fades out when it goes. */}
-      {told && (
-        <Suspense fallback={null}>
-          <ErrorSnackbar
-            message={message}
-            onClose={() => {
-              setMessage(null);
-            }}
-          />
-        </Suspense>
+      {told && snackbar.module !== undefined && (
+        <snackbar.module.default message={message} onClose={close} />
+      )}
+      {/* Its chunk did not come (the network that failed the call, most likely): the message
+          is told all the same, where the snackbar would be, rather than not at all. */}
+      {snackbar.failed && message !== null && (
+        <ErrorMessage
+          message={message}
+          onClose={close}
+          sx={{
+            position: 'fixed',
+            insetInline: 16,
+            bottom: 24,
+            maxWidth: 600,
+            mx: 'auto',
+            zIndex: 'snackbar',
+          }}
+        />
       )}
     </Box>
   );
