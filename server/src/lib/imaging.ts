@@ -1,6 +1,6 @@
-import pLimit from 'p-limit';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+import { createWorkBudget } from './work-budget.js';
 
 /*
  * The one place that talks to sharp (libvips) for uploads (habit 8), so limits are set once:
@@ -110,12 +110,74 @@ export interface ProcessedImage {
 }
 
 /**
- * Image work at once (decodes and full-size encodes): two, as many as the cores. Each decode
- * holds its pixels (up to 2048×1536×3 bytes, plus libvips' working buffers) until its outputs
- * are encoded; four at once took the server to 532 MB (issue 8, goal 6: ≤ 400 MB with four
- * uploads in flight), and a third or fourth would only queue for the same two cores anyway.
+ * Image work at once (decodes and full-size encodes): two, as many as the cores, and together
+ * within a memory budget. Most decodes stream (a baseline JPEG, a PNG, a lossy WebP: ~30–60 MB
+ * whatever their size, the pixels at 2048 px and libvips' buffers), but some formats hold the
+ * whole image while they decode: a progressive JPEG its DCT coefficients (2 bytes a sample,
+ * 240 MB for 40 MP in 4:4:4), an interlaced PNG and a lossless WebP their pixels. Two such
+ * decodes at once took the server to 684 MB with four uploads in flight (issue 8, goal 6:
+ * ≤ 400 MB; docs/PERFORMANCE.md, "Large uploads"). Each task's memory is estimated from the
+ * header (decodeMemory) and the budget admits them while they fit, the rest wait their turn:
+ * the upload's request simply takes longer. Two ordinary decodes (12 MP JPEGs) fit together,
+ * as before; one decode larger than the budget runs alone.
  */
-const imageWork = pLimit(2);
+export const IMAGE_WORK_BUDGET_BYTES = 224 * 1024 * 1024;
+const imageWork = createWorkBudget({ slots: 2, bytes: IMAGE_WORK_BUDGET_BYTES });
+
+/** What every decode or full-size encode takes besides a whole image held (measured 28–64 MB). */
+const BASE_WORK_BYTES = 48 * 1024 * 1024;
+
+/** The image work in flight now (decodes and full-size encodes), for tests and measurements. */
+export const imageWorkState = () => imageWork.state();
+
+/**
+ * The memory a decode is expected to take, from the header alone: the base cost, plus the
+ * whole image for the formats whose decoders hold it (measured, docs/PERFORMANCE.md). Erring
+ * high only makes a decode wait for another; erring low lets two large ones overlap.
+ */
+export function decodeMemory(
+  metadata: Metadata,
+  type: UploadType | undefined,
+  bytes: Buffer,
+): number {
+  const pixels = metadata.width * metadata.height;
+  const bytesPerSample = metadata.depth === 'ushort' ? 2 : 1;
+  let held = 0;
+  if (type === 'jpeg' && metadata.isProgressive) {
+    // libjpeg keeps every component's coefficients, 2 bytes each, for the whole image. libvips
+    // says only whether the chroma is subsampled; subsampled chroma is at most half (4:2:2).
+    const components = metadata.channels;
+    const full =
+      metadata.chromaSubsampling === undefined || metadata.chromaSubsampling.startsWith('4:4:4');
+    const samples = full || components < 3 ? components : components - 1;
+    held = pixels * samples * 2;
+  } else if (type === 'png' && metadata.isProgressive) {
+    // Adam7: libspng decodes the whole image before libvips reads a row.
+    held = pixels * Math.max(metadata.channels, 3) * bytesPerSample;
+  } else if (type === 'png' && bytesPerSample === 2) {
+    // 16-bit rows are cast down in libvips' buffers: measured up to 2.3 bytes a pixel at 40 MP.
+    held = pixels * metadata.channels;
+  } else if (type === 'webp' && isLosslessWebp(bytes)) {
+    // libwebp's lossless decoder holds the whole image as ARGB before it scales it.
+    held = pixels * 4;
+  } else if (type === undefined) {
+    // Not an upload's type (processAllSizes of other files): assumed held whole, as RGBA.
+    held = pixels * 4 * bytesPerSample;
+  }
+  return BASE_WORK_BYTES + held;
+}
+
+/** Whether a WebP's picture is lossless (a VP8L bitstream, alone or inside a VP8X file). */
+function isLosslessWebp(bytes: Buffer): boolean {
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const fourcc = bytes.toString('latin1', at, at + 4);
+    if (fourcc === 'VP8L') return true;
+    if (fourcc === 'VP8 ') return false;
+    const size = bytes.readUInt32LE(at + 4);
+    at += 8 + size + (size % 2);
+  }
+  return false;
+}
 
 /**
  * Decodes an upload once, applies its EXIF orientation and derives from that one decode what
@@ -125,8 +187,11 @@ const imageWork = pLimit(2);
  * 12 MP JPEG's ~300). Throws ImageRejectedError for pixel floods, animations and files that do
  * not decode cleanly.
  */
-export function processUpload(bytes: Buffer): Promise<ProcessedImage> {
-  return imageWork(() => decodeAndDerive(bytes));
+export async function processUpload(bytes: Buffer): Promise<ProcessedImage> {
+  const type = detectUploadType(bytes);
+  // Read outside the budget: a refusal waits for no decode, and the cost comes from the header.
+  const metadata = await checkedHeader(bytes);
+  return imageWork.run(decodeMemory(metadata, type, bytes), () => decodeAndDerive(bytes, type));
 }
 
 /**
@@ -140,7 +205,7 @@ export function encodeFullSize(pixels: Buffer, width: number, height: number): P
   // Effort 1 would encode it in 0.5–0.75× the time, but the analysis reads this file, and on
   // the reading evaluation (docs/READING.md) effort 1's artefacts cost 1.3 points of word
   // accuracy, 3.5 of search and 6 of 80 duplicate pairs.
-  return imageWork(() =>
+  return imageWork.run(BASE_WORK_BYTES, () =>
     sharp(pixels, { raw: { width, height, channels: 3 } })
       .webp({ quality: 85, effort: WEBP_EFFORT })
       .toBuffer(),
@@ -159,25 +224,32 @@ export async function processAllSizes(
   return { ...processed, original };
 }
 
-async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
-  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+const DECODE_OPTIONS = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+
+/** The header of an upload, refused before any pixel is decoded if it is not one to decode. */
+async function checkedHeader(bytes: Buffer): Promise<Metadata> {
   let metadata: Metadata;
   try {
     // Reads the header only; the pixel limit is checked below so it gets its own message.
-    metadata = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
+    metadata = await sharp(bytes, { ...DECODE_OPTIONS, limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejectedError('corrupt');
   }
   const { width, height } = metadata;
-  // Checked on the header, before any pixel is decoded.
   if (width * height > MAX_INPUT_PIXELS) throw new ImageRejectedError('too-many-pixels');
   if (Math.max(width, height) > MAX_INPUT_SIDE) throw new ImageRejectedError('too-long-side');
   if ((metadata.pages ?? 1) > 1 || pngFrameCount(bytes) > 1) {
     throw new ImageRejectedError('animated');
   }
+  return metadata;
+}
 
+async function decodeAndDerive(
+  bytes: Buffer,
+  type: UploadType | undefined,
+): Promise<ProcessedImage> {
   const decode = (input: Buffer, failOn: 'error' | 'warning') =>
-    sharp(input, { ...options, failOn })
+    sharp(input, { ...DECODE_OPTIONS, failOn })
       .rotate()
       // The stored files have no alpha. Dropping it bare kept the colour under the transparent
       // pixels, black for PNGs exported from a canvas: dark writing on a transparent
@@ -195,10 +267,7 @@ async function decodeAndDerive(bytes: Buffer): Promise<ProcessedImage> {
       .toBuffer({ resolveWithObject: true });
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded =
-      detectUploadType(bytes) === 'jpeg'
-        ? await decodeJpeg(bytes, decode)
-        : await decode(bytes, 'error');
+    decoded = type === 'jpeg' ? await decodeJpeg(bytes, decode) : await decode(bytes, 'error');
   } catch {
     throw new ImageRejectedError('corrupt');
   }
