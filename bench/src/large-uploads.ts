@@ -8,14 +8,16 @@ import { ensureServerBuild, mb, startServer } from './load.js';
 import { prepareMixed, uploadBody } from './mixed.js';
 
 /*
- * `npm run bench:large-uploads -- [--only prog444,png] [--rounds 1]`
+ * `npm run bench:large-uploads -- [--only prog444,png] [--rounds 1] [--at-once 4] [--baseline <checkout>]`
  *
  * Issue 8, goal 6's memory bound (server peak RSS ≤ 400 MB with 4 uploads in flight) for the
  * largest files an upload may be: 40 MP (MAX_INPUT_PIXELS), each kind of file on a fresh
  * server (VmHWM only grows), 4 (`--at-once`) uploads sent at once `--rounds` times, each round waiting for
  * the full-size files. The server runs its job worker, as in production. A progressive JPEG
  * is the costly case: libjpeg keeps the whole image's DCT coefficients (2 bytes a sample) to
- * decode it. Not part of `npm test`.
+ * decode it; so does an interlaced PNG or a lossless WebP its pixels. With `--baseline`, each
+ * kind is sent to that checkout's build too (its bench/bench-server.mjs and server/dist), right
+ * after this build's. Not part of `npm test`.
  */
 
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     rounds: { type: 'string', default: '1' },
     'at-once': { type: 'string', default: '4' },
+    baseline: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -88,7 +91,20 @@ async function main(): Promise<void> {
     prog420: () => jpeg(true, '4:2:0'),
     base444: () => jpeg(false, '4:4:4'),
     png: graphicPng,
+    'png-interlaced': async () =>
+      sharp(await graphicPng())
+        .png({ progressive: true })
+        .toBuffer(),
+    'png16-interlaced': async () =>
+      sharp(await graphicPng())
+        .toColourspace('rgb16')
+        .png({ progressive: true })
+        .toBuffer(),
     webp: () => sharp(pixels).webp({ quality: 80 }).toBuffer(),
+    'webp-lossless': async () =>
+      sharp(await graphicPng())
+        .webp({ lossless: true })
+        .toBuffer(),
   };
   const chosen = values.only === undefined ? Object.keys(kinds) : values.only.split(',');
   const files = new Map<string, Buffer>();
@@ -101,47 +117,54 @@ async function main(): Promise<void> {
   const catalogue = await generateCatalogue({ engine: 'sqlite', images: 100, postgresUrl: '' });
   try {
     const setup = await prepareMixed(catalogue);
-    for (const [name, bytes] of files) {
-      const server = await startServer({
-        DATA_DIR: catalogue.dataDir,
-        LOG_LEVEL: 'warn',
-        JOBS_IN_SERVER: '1',
-        ...setup.env,
+    const builds = [{ label: 'this build', benchServer: undefined as string | undefined }];
+    if (values.baseline !== undefined) {
+      builds.push({
+        label: `baseline (${path.basename(path.resolve(values.baseline))})`,
+        benchServer: path.join(path.resolve(values.baseline), 'bench/bench-server.mjs'),
       });
-      try {
-        const send = async (user: number) => {
-          const { body, type } = uploadBody(bytes, catalogue.meta.categoryId);
-          const started = performance.now();
-          const response = await fetch(`${server.origin}/api/images/export`, {
-            method: 'POST',
-            headers: { authorization: setup.authorisations[user] ?? '', 'content-type': type },
-            body,
-          });
-          const text = await response.text();
-          if (response.status !== 201) {
-            throw new Error(`${name}: upload answered ${String(response.status)}: ${text}`);
-          }
-          const { filename } = JSON.parse(text) as { filename: string };
-          const ms = performance.now() - started;
-          const file = path.join(catalogue.dataDir, 'images', filename);
-          while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 5));
-          return ms;
-        };
-        const before = server.rss();
-        const times: number[] = [];
-        for (let round = 0; round < ROUNDS; round += 1) {
-          times.push(
-            ...(await Promise.all(Array.from({ length: AT_ONCE }, (_, user) => send(user)))),
-          );
-        }
-        times.sort((a, b) => a - b);
-        say(
-          `${name} (${(bytes.length / 1024 / 1024).toFixed(2)} MB): ${String(AT_ONCE)} at once × ${String(ROUNDS)}, all 201; server RSS ` +
-            `before ${mb(before)}, peak (VmHWM) ${mb(server.peakRss())}; answered in ` +
-            `${times.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    }
+    for (const [name, bytes] of files) {
+      for (const build of builds) {
+        const server = await startServer(
+          { DATA_DIR: catalogue.dataDir, LOG_LEVEL: 'warn', JOBS_IN_SERVER: '1', ...setup.env },
+          build.benchServer,
         );
-      } finally {
-        await server.stop();
+        try {
+          const send = async (user: number) => {
+            const { body, type } = uploadBody(bytes, catalogue.meta.categoryId);
+            const started = performance.now();
+            const response = await fetch(`${server.origin}/api/images/export`, {
+              method: 'POST',
+              headers: { authorization: setup.authorisations[user] ?? '', 'content-type': type },
+              body,
+            });
+            const text = await response.text();
+            if (response.status !== 201) {
+              throw new Error(`${name}: upload answered ${String(response.status)}: ${text}`);
+            }
+            const { filename } = JSON.parse(text) as { filename: string };
+            const ms = performance.now() - started;
+            const file = path.join(catalogue.dataDir, 'images', filename);
+            while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 5));
+            return ms;
+          };
+          const before = server.rss();
+          const times: number[] = [];
+          for (let round = 0; round < ROUNDS; round += 1) {
+            times.push(
+              ...(await Promise.all(Array.from({ length: AT_ONCE }, (_, user) => send(user)))),
+            );
+          }
+          times.sort((a, b) => a - b);
+          say(
+            `${build.label}, ${name} (${(bytes.length / 1024 / 1024).toFixed(2)} MB): ${String(AT_ONCE)} at once × ${String(ROUNDS)}, all 201; server RSS ` +
+              `before ${mb(before)}, peak (VmHWM) ${mb(server.peakRss())}; answered in ` +
+              `${times.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+          );
+        } finally {
+          await server.stop();
+        }
       }
     }
   } finally {
