@@ -67,7 +67,7 @@ describe('uploads of 40 megapixels, four at once', () => {
     expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201, 201]);
     const ids = responses.map((response) => {
       expect(response.json()).toMatchObject({ status: 'pending' });
-      return (response.json() as { id_image: number }).id_image;
+      return response.json<{ id_image: number }>().id_image;
     });
     // Two at once would have held ~500 MB of coefficients: never more than one ran.
     expect(mostRunning).toBe(1);
@@ -79,9 +79,9 @@ describe('uploads of 40 megapixels, four at once', () => {
       url: '/api/users/me/images',
       headers: bearer(user.token),
     });
-    const mine = (own.json() as { images: Array<Record<string, unknown>> }).images.filter((image) =>
-      ids.includes(image['id_image'] as number),
-    );
+    const mine = own
+      .json<{ images: Array<{ id_image: number }> }>()
+      .images.filter((image) => ids.includes(image.id_image));
     expect(mine).toHaveLength(4);
     for (const image of mine) {
       expect(image).toMatchObject({ status: 'pending', width: 2048, height: 1536 });
