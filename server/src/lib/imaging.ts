@@ -115,7 +115,7 @@ export interface ProcessedImage {
  * whatever their size, the pixels at 2048 px and libvips' buffers), but some formats hold the
  * whole image while they decode: a progressive JPEG its DCT coefficients (2 bytes a sample,
  * 240 MB for 40 MP in 4:4:4), an interlaced PNG and a lossless WebP their pixels. Two such
- * decodes at once took the server to 684 MB with four uploads in flight (issue 8, goal 6:
+ * decodes at once took the server to 684–722 MB with four uploads in flight (issue 8, goal 6:
  * ≤ 400 MB; docs/PERFORMANCE.md, "Large uploads"). Each task's memory is estimated from the
  * header (decodeMemory) and the budget admits them while they fit, the rest wait their turn:
  * the upload's request simply takes longer. Two ordinary decodes (12 MP JPEGs) fit together,
