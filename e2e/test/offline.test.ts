@@ -231,4 +231,32 @@ describe('offline, a piece beside the page whose code is not loaded yet', () => 
     await screenshot(page, 'offline-reaction-failure-phone');
     await context.close();
   });
+
+  it("gives a reaction's label once back online, after a failed load offline, quietly", async () => {
+    const { context, page } = await openSession(browser, server.url, null, {
+      viewport: VIEWPORTS.desktop,
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.url}/image/${imageId}`);
+    const like = page.getByRole('button', { name: /^Mi piace/ });
+    await like.waitFor();
+    await page.waitForLoadState('networkidle');
+    const failed = failedScripts(page);
+    await context.setOffline(true);
+    await like.hover();
+    await page.waitForTimeout(1000);
+    const label = page.getByRole('tooltip', { name: 'Mi piace' });
+    await expect(label.count()).resolves.toBe(0);
+    // One attempt for one pointing, and no unhandled rejection for it.
+    expect(failed.count()).toBeLessThan(10);
+    expect(errors).toEqual([]);
+    // Back online, the next pointing asks again and the label comes, without a reload.
+    await context.setOffline(false);
+    await page.mouse.move(0, 0);
+    await like.hover();
+    await label.waitFor({ timeout: 5000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

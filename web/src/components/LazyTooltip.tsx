@@ -9,6 +9,7 @@ import {
   type PointerEvent,
   type ReactElement,
 } from 'react';
+import { chunkLoader } from '../lib/chunkLoader.js';
 
 /*
  * MUI's Tooltip, loaded the first time a reader points at, presses or tabs to what it
@@ -22,13 +23,9 @@ import {
  */
 
 type Tooltip = ComponentType<TooltipProps>;
-let loaded: Tooltip | undefined;
-let loading: Promise<Tooltip> | undefined;
-const loadTooltip = () =>
-  (loading ??= import('@mui/material/Tooltip').then((module) => {
-    loaded = module.default;
-    return loaded;
-  }));
+// A failed load is not kept (offline, no label came again until a reload): the next pointing,
+// press or Tab asks once more (chunkLoader), and never a render.
+const tooltipChunk = chunkLoader(() => import('@mui/material/Tooltip'));
 
 const MOUSE_DELAY = 100;
 const TOUCH_DELAY = 700;
@@ -54,7 +51,7 @@ export function LazyTooltip({
   placement?: TooltipProps['placement'];
   children: ReactElement<TriggerProps>;
 }) {
-  const [Tooltip, setTooltip] = useState<Tooltip | undefined>(() => loaded);
+  const [Tooltip, setTooltip] = useState<Tooltip | undefined>(() => tooltipChunk.loaded()?.default);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -68,9 +65,14 @@ export function LazyTooltip({
   const show = (element: HTMLElement, delay: number) => {
     setAnchor(element);
     if (Tooltip === undefined) {
-      void loadTooltip().then((component) => {
-        setTooltip(() => component);
-      });
+      tooltipChunk.load().then(
+        (module) => {
+          setTooltip(() => module.default);
+        },
+        // Offline: the label stays unsaid, the control works without it, and the next time it
+        // is pointed at or reached asks again.
+        () => undefined,
+      );
     }
     later(() => setOpen(true), delay);
   };
