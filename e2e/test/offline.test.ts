@@ -260,3 +260,39 @@ describe('offline, a piece beside the page whose code is not loaded yet', () => 
     await context.close();
   });
 });
+
+describe('offline, an action', () => {
+  /** The viewer's own like on the image, as the server has it. */
+  const liked = async (): Promise<boolean> => {
+    const response = await fetch(`${server.url}/api/images/${imageId}/interactions`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    return ((await response.json()) as { is_liked: boolean }).is_liked;
+  };
+
+  it('is refused at once in Italian, and not applied later when the network is back', async () => {
+    const { context, page } = await openSession(browser, server.url, user.token, {
+      viewport: VIEWPORTS.phone,
+    });
+    await page.goto(`${server.url}/image/${imageId}`);
+    const like = page.getByRole('button', { name: /^Mi piace/ });
+    await like.waitFor();
+    await page.waitForLoadState('networkidle');
+    const before = await like.getAttribute('aria-label');
+    const wasLiked = await liked();
+    await context.setOffline(true);
+    await like.click();
+    // Told at once, with the words of any failed like (React Query held it silently before).
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Errore durante il like' })
+      .waitFor({ timeout: 3000 });
+    await expect(like.getAttribute('aria-label')).resolves.toBe(before);
+    // Back online, nothing is sent behind the reader's back.
+    await context.setOffline(false);
+    await page.waitForTimeout(1500);
+    await expect(liked()).resolves.toBe(wasLiked);
+    await expect(like.getAttribute('aria-label')).resolves.toBe(before);
+    await context.close();
+  });
+});

@@ -19,6 +19,12 @@ const queryClient = new QueryClient({
       retry: worthRetrying,
       retryOnMount: (query) => askAgainOnMount(query.state, STALE_MS),
     },
+    mutations: {
+      // A write is a reader's act: sent at once, offline too, so that it fails at once with its
+      // own message. React Query's default held it while offline, silent, and sent it when the
+      // network came back (a like applied minutes later, unasked): see ARCHITECTURE.md.
+      networkMode: 'always',
+    },
   },
 });
 
