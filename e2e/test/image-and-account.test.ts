@@ -235,6 +235,15 @@ async function resetSecretMailedTo(address: string): Promise<string> {
   throw new Error(`no reset e-mail to ${address}`);
 }
 
+/** The text of the element holding the focus ('BODY' when it fell to the page). */
+function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    document.activeElement === document.body
+      ? 'BODY'
+      : (document.activeElement?.textContent ?? '').trim(),
+  );
+}
+
 describe('a forgotten password', () => {
   it('is asked for from the login page and chosen again through the e-mail’s link', async () => {
     const user = await registerUser(server.url, 'smemorato');
@@ -260,6 +269,8 @@ describe('a forgotten password', () => {
     await expect(page.getByRole('status').innerText()).resolves.toBe(sent);
     // Into a live region that was there before the form went: announced.
     await expect(announcedFromBefore(page, sent)).resolves.toBe(true);
+    // The form went with the focus in it: the way back to the login has it, not the body.
+    await expect(focusedText(page)).resolves.toBe('Torna all’accesso');
     await screenshot(page, 'image-and-account-forgot-password-phone');
 
     const secret = await resetSecretMailedTo(user.email);
@@ -278,6 +289,7 @@ describe('a forgotten password', () => {
     await page.getByRole('status').filter({ hasText: saved }).waitFor();
     await expect(page.getByRole('status').innerText()).resolves.toBe(saved);
     await expect(announcedFromBefore(page, saved)).resolves.toBe(true);
+    await expect(focusedText(page)).resolves.toBe('Accedi');
     await screenshot(page, 'image-and-account-reset-password-phone');
 
     await page.getByRole('link', { name: 'Accedi' }).click();

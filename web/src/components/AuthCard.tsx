@@ -1,5 +1,5 @@
 import { Alert, Box, Button, CircularProgress, Link, Paper, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PasswordField } from './PasswordField.js';
 
@@ -50,11 +50,20 @@ export function AuthCard({
 }
 
 /** The link under an AuthCard's form to its sibling page (login to registration and back). */
-export function AuthCardLink({ to, children }: { to: string; children: ReactNode }) {
+export function AuthCardLink({
+  to,
+  children,
+  ref,
+}: {
+  to: string;
+  children: ReactNode;
+  ref?: Ref<HTMLAnchorElement>;
+}) {
   return (
     <Link
       component={RouterLink}
       to={to}
+      ref={ref}
       color="text.secondary"
       underline="hover"
       sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}

@@ -8,3 +8,15 @@
 export function focusContent(): void {
   document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
 }
+
+/**
+ * Gives the focus to `element` when it has fallen to the body, as it does when the control
+ * holding it goes (a form giving way to its confirmation): the next Tab then goes on from
+ * there, not from the page's start. A focus the reader has moved elsewhere meanwhile is left.
+ */
+export function focusIfFallen(element: HTMLElement | null): void {
+  const active = document.activeElement;
+  if (element !== null && (active === null || active === document.body)) {
+    element.focus({ preventScroll: true });
+  }
+}

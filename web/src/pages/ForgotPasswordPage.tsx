@@ -1,6 +1,7 @@
 import { Box, Stack } from '@mui/material';
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
+import { focusIfFallen } from '../components/focusContent.js';
 import { SuccessNotice } from '../components/StatusMessage.js';
 import { TextInput } from '../components/TextInput.js';
 import { usePageTitle } from '../components/usePageTitle.js';
@@ -22,6 +23,12 @@ export default function ForgotPasswordPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const sendOnce = useSendOnce();
+  // The form goes with the focus in it: the way back to the login, the one thing left to do,
+  // takes it (the confirmation is announced by its region all the same).
+  const toLoginLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (sent !== null) focusIfFallen(toLoginLink.current);
+  }, [sent]);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -39,7 +46,11 @@ export default function ForgotPasswordPage() {
     });
   };
 
-  const toLogin = <AuthCardLink to="/login">Torna all’accesso</AuthCardLink>;
+  const toLogin = (
+    <AuthCardLink to="/login" ref={toLoginLink}>
+      Torna all’accesso
+    </AuthCardLink>
+  );
 
   return (
     <AuthCard

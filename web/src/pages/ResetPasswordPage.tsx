@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
-import { useState, type ReactNode, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import {
   AuthCard,
@@ -8,6 +8,7 @@ import {
   AuthSubmit,
   NewPasswordFields,
 } from '../components/AuthCard.js';
+import { focusIfFallen } from '../components/focusContent.js';
 import { SuccessNotice } from '../components/StatusMessage.js';
 import { usePageTitle } from '../components/usePageTitle.js';
 import { newPasswordProblem, PASSWORD_TOO_SHORT } from '../features/auth/accountRules.js';
@@ -42,6 +43,12 @@ export default function ResetPasswordPage() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const sendOnce = useSendOnce();
   const [done, setDone] = useState<string | null>(null);
+  // The form goes with the focus in it: 'Accedi', the next step, takes it (the confirmation is
+  // announced by its region all the same).
+  const toLogin = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (done !== null) focusIfFallen(toLogin.current);
+  }, [done]);
 
   const newLink = <AuthCardLink to="/forgot-password">Chiedi un nuovo link</AuthCardLink>;
   const card = (children: ReactNode) => (
@@ -69,6 +76,7 @@ export default function ResetPasswordPage() {
         <Button
           component={RouterLink}
           to="/login"
+          ref={toLogin}
           variant="contained"
           color="secondary"
           size="large"
