@@ -386,7 +386,7 @@ describe('Gestione Categorie', () => {
     // The server's reason, not only a count.
     await page
       .getByRole('alert')
-      .filter({ hasText: 'Eliminate: 1 di 2. Non riusciti: 1. Categoria non trovata' })
+      .getByText('Eliminate: 1 di 2. Non riusciti: 1. Categoria non trovata')
       .waitFor();
     const after = await adminApi<{ id_categoria: number }[]>('/admin/categories');
     expect(after.map((category) => category.id_categoria)).not.toContain(doomed);
@@ -512,7 +512,7 @@ describe('Gestione Tag', () => {
       await dialog.getByRole('button', { name: 'Salva' }).click();
       await dialog.waitFor({ state: 'detached' });
     };
-    const created = page.getByRole('alert').filter({ hasText: 'Tag creato' });
+    const created = page.getByRole('status').getByText('Tag creato');
     await create('avviso-primo');
     await created.waitFor();
     const first = Date.now();

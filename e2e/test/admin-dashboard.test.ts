@@ -289,7 +289,7 @@ describe('the settings', () => {
     await registrations.click();
     await expect(save.isEnabled()).resolves.toBe(true);
     await save.click();
-    await page.getByRole('alert').filter({ hasText: 'Impostazioni salvate' }).waitFor();
+    await page.getByRole('status').getByText('Impostazioni salvate').waitFor();
     await expect.poll(() => save.isDisabled()).toBe(true);
     await expect(registrations.isChecked()).resolves.toBe(false);
     await expect(adminApi<Settings>('/admin/settings')).resolves.toEqual({
@@ -334,7 +334,7 @@ describe('the settings', () => {
     await expect(limit.inputValue()).resolves.toBe('2,5');
     await limit.fill('5');
     await save.click();
-    await page.getByRole('alert').filter({ hasText: 'Impostazioni salvate' }).waitFor();
+    await page.getByRole('status').getByText('Impostazioni salvate').waitFor();
     await expect(adminApi<Settings>('/admin/settings')).resolves.toMatchObject({
       upload_max_bytes: 5 * 1024 * 1024,
     });

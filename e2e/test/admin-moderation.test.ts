@@ -13,8 +13,10 @@ import {
   type ApiUser,
 } from './fixtures.js';
 import {
+  announcedFromBefore,
   launchBrowser,
   openSession,
+  rememberLiveRegions,
   screenshot,
   startDemoServer,
   tickRow,
@@ -223,8 +225,11 @@ async function search(page: Page, term: string, expected: readonly number[]): Pr
   await expect.poll(async () => sorted(await rowIds(page))).toEqual(sorted(expected));
 }
 
+/** A confirmation after an action: polite (role status), and in a region there before it. */
 async function expectNotice(page: Page, text: string): Promise<void> {
-  await page.getByRole('alert').filter({ hasText: text }).waitFor();
+  // The region itself takes no room (the snackbar is fixed): its text is what shows.
+  await page.getByRole('status').getByText(text).waitFor();
+  await expect(announcedFromBefore(page, text)).resolves.toBe(true);
 }
 
 /** SPEC §2: Bytes, KB, MB or GB, base 1024, two decimals (web/src/lib/format.ts). */
@@ -354,6 +359,7 @@ describe('Immagini in Attesa di Approvazione', () => {
     // A tag typed and not confirmed with Enter is still one: the field shows it, so the
     // approval saves it (it went without it).
     await dialog.getByRole('combobox', { name: 'Tag' }).fill('pensilina');
+    await rememberLiveRegions(page);
     await dialog.getByRole('button', { name: 'Approva', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expectNotice(page, 'Immagine approvata con successo');
@@ -421,6 +427,7 @@ describe('Immagini in Attesa di Approvazione', () => {
     await reason.pressSequentially(' sullo sfondo');
     await expect(reason.inputValue()).resolves.toBe('Contiene persone o volti sullo sfondo');
 
+    await rememberLiveRegions(page);
     await confirm.click();
     await dialog.waitFor({ state: 'hidden' });
     await expectNotice(page, 'Immagine rifiutata con successo');
@@ -480,6 +487,7 @@ describe('Immagini in Attesa di Approvazione', () => {
     await confirm
       .getByText('Sei sicuro di voler approvare 2 immagini selezionate? Diventeranno pubbliche.')
       .waitFor();
+    await rememberLiveRegions(page);
     await confirm.getByRole('button', { name: 'Approva' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await expectNotice(page, 'Approvate: 2 di 2.');
@@ -599,6 +607,7 @@ describe('Gestione Immagini Duplicate', () => {
         writes.push({ url: new URL(request.url()).pathname, body: request.postDataJSON() });
       }
     });
+    await rememberLiveRegions(page);
     await dialog.getByRole('button', { name: 'Approva', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(writes).toEqual([
@@ -665,6 +674,7 @@ describe('Gestione Immagini Duplicate', () => {
     await picturesLoaded(page.getByRole('main'));
     await screenshot(page, 'admin-duplicates-groups-desktop');
 
+    await rememberLiveRegions(page);
     await copyCard.getByRole('button', { name: 'Elimina' }).click();
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
     await confirm
@@ -694,6 +704,7 @@ describe('Gestione Immagini Duplicate', () => {
     const { context, page } = await openAdmin('/admin/duplicate-images');
     await totalShown(page, before.length);
     const group = section(page, TITLES.deletedGroup);
+    await rememberLiveRegions(page);
     await card(group, TITLES.deletedGroup[1]).getByRole('button', { name: 'Elimina' }).click();
     await page
       .getByRole('dialog', { name: 'Conferma eliminazione' })
@@ -768,6 +779,7 @@ describe('Gestione Immagini Duplicate', () => {
         'Queste immagini non verranno più mostrate come duplicati, a meno che una nuova immagine si aggiunga al gruppo. Confermi?',
       )
       .waitFor();
+    await rememberLiveRegions(page);
     await confirm.getByRole('button', { name: 'Conferma' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await expectNotice(page, 'Gruppo segnato come non duplicato');

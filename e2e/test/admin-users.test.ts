@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginAdmin } from './fixtures.js';
 import {
   animationsDone,
+  announcedFromBefore,
   launchBrowser,
   openSession,
+  rememberLiveRegions,
   screenshot,
   startDemoServer,
   tickRow,
@@ -84,8 +86,10 @@ async function rowOf(page: Page, username: string): Promise<Locator> {
   return row;
 }
 
+/** A confirmation after an action, said politely (role status). */
 async function expectNotice(page: Page, text: string | RegExp): Promise<void> {
-  await page.getByRole('alert').filter({ hasText: text }).waitFor();
+  // The region itself takes no room (the snackbar is fixed): its text is what shows.
+  await page.getByRole('status').getByText(text).waitFor();
 }
 
 describe('Gestione Utenti', () => {
@@ -405,8 +409,13 @@ describe('Gestione Utenti', () => {
     expect((await apiUsers()).users.some((user) => user.id_utente === target.id_utente)).toBe(true);
 
     await row.getByRole('button', { name: 'Elimina' }).click();
+    await rememberLiveRegions(page);
     await confirm.getByRole('button', { name: 'Elimina' }).click();
     await expectNotice(page, `Utente ${target.username} eliminato`);
+    // Into a live region that was there before: announced.
+    await expect(announcedFromBefore(page, `Utente ${target.username} eliminato`)).resolves.toBe(
+      true,
+    );
     const { users: after, total } = await apiUsers();
     expect(after.some((user) => user.id_utente === target.id_utente)).toBe(false);
     await page.getByPlaceholder('Cerca…').fill('');
@@ -477,10 +486,13 @@ describe('Gestione Utenti', () => {
     const confirm = page.getByRole('dialog', { name: 'Conferma eliminazione' });
     await confirm.getByText('Sei sicuro di voler eliminare 3 utenti?').waitFor();
     await confirm.getByRole('button', { name: 'Elimina' }).click();
-    await expectNotice(
-      page,
-      'Eliminati: 2 di 3. Non riusciti: 1. Non puoi eliminare il tuo account da qui: usa il tuo profilo.',
-    );
+    // A refusal among them: said assertively (role alert), not as a plain confirmation.
+    await page
+      .getByRole('alert')
+      .getByText(
+        'Eliminati: 2 di 3. Non riusciti: 1. Non puoi eliminare il tuo account da qui: usa il tuo profilo.',
+      )
+      .waitFor();
     const { users, total } = await apiUsers();
     const ids = users.map((user) => user.id_utente);
     expect(ids).not.toContain(first.id_utente);

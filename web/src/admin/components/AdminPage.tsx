@@ -9,6 +9,8 @@ interface AdminPageProps {
   loading?: boolean;
   /** A load error replaces the page with an error alert (SPEC §2). */
   error?: string | null;
+  /** useNotice's element: drawn whatever the page shows, so its live regions are never new. */
+  notice?: ReactNode;
   children?: ReactNode;
 }
 
@@ -27,6 +29,7 @@ export function AdminPage({
   actions,
   loading = false,
   error = null,
+  notice = null,
   children,
 }: AdminPageProps) {
   usePageTitle(title);
@@ -53,6 +56,7 @@ export function AdminPage({
       ) : (
         children
       )}
+      {notice}
     </Box>
   );
 }

@@ -273,6 +273,7 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
 
   return (
     <AdminPage
+      notice={notice.element}
       title={texts.title}
       loading={list.isPending}
       error={loadError}
@@ -385,7 +386,6 @@ export function TaxonomyManager<Row extends TaxonomyItem>({
         }}
         onCancel={() => setDeleting(null)}
       />
-      {notice.element}
     </AdminPage>
   );
 }

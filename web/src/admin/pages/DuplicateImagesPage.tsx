@@ -106,6 +106,7 @@ export default function DuplicateImagesPage() {
 
   return (
     <AdminPage
+      notice={notice.element}
       title="Gestione Immagini Duplicate"
       actions={refresh}
       loading={groups.isPending}
@@ -159,7 +160,6 @@ export default function DuplicateImagesPage() {
         onConfirm={run}
         {...confirmTexts(confirm)}
       />
-      {notice.element}
     </AdminPage>
   );
 }

@@ -233,7 +233,12 @@ export default function ImagesPage() {
   const pageError = failed && search === '' ? adminErrorMessage(images.error, LOAD_ERROR) : null;
 
   return (
-    <AdminPage title="Gestione Immagini" loading={images.isPending} error={pageError}>
+    <AdminPage
+      title="Gestione Immagini"
+      loading={images.isPending}
+      error={pageError}
+      notice={notice.element}
+    >
       <Stack
         direction={{ xs: 'column', md: 'row' }}
         spacing={2}
@@ -338,7 +343,6 @@ export default function ImagesPage() {
         }}
         onCancel={() => setDeleting(null)}
       />
-      {notice.element}
     </AdminPage>
   );
 }

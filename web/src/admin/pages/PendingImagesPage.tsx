@@ -338,6 +338,7 @@ export default function PendingImagesPage() {
 
   return (
     <AdminPage
+      notice={notice.element}
       title="Immagini in Attesa di Approvazione"
       actions={refresh}
       error={pending.error === null ? null : pendingLoadErrorMessage(pending.error)}
@@ -386,7 +387,6 @@ export default function PendingImagesPage() {
           )
         }
       />
-      {notice.element}
     </AdminPage>
   );
 }

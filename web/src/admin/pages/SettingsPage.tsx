@@ -164,6 +164,7 @@ export default function SettingsPage() {
   const notice = useNotice();
   return (
     <AdminPage
+      notice={notice.element}
       title="Impostazioni"
       loading={settings.isPending}
       error={
@@ -181,7 +182,6 @@ export default function SettingsPage() {
           onSaved={(message) => notice.show(message)}
         />
       )}
-      {notice.element}
     </AdminPage>
   );
 }

@@ -92,6 +92,7 @@ export default function UsersPage() {
 
   return (
     <AdminPage
+      notice={notice.element}
       title="Gestione Utenti"
       loading={users.isPending}
       error={users.isError ? adminErrorMessage(users.error, LOAD_ERROR) : null}
@@ -162,7 +163,6 @@ export default function UsersPage() {
           setConfirming(false);
         }}
       />
-      {notice.element}
     </AdminPage>
   );
 }
