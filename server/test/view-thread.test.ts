@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCommand } from '../src/lib/commands.js';
 import { createViewRecorder } from '../src/modules/interactions/view-recorder.js';
 import { startViewThread } from '../src/modules/interactions/view-thread.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
@@ -78,39 +76,6 @@ describe("the views' thread", () => {
     expect(log.lines).toEqual([]);
     await expect(thread.record(viewOf(image, 'a:three'))).rejects.toThrow(/closed/);
   });
-
-  // Linux's policy of each thread of this process, by thread id: 0 normal, 3 SCHED_BATCH.
-  const policies = () =>
-    new Map(
-      fs.readdirSync('/proc/self/task').map((tid) => {
-        const sched = fs.readFileSync(`/proc/self/task/${tid}/sched`, 'utf8');
-        return [Number(tid), Number(/^policy\s*:\s*(\d+)$/m.exec(sched)?.[1])] as const;
-      }),
-    );
-  const batchThreads = () => [...policies().values()].filter((policy) => policy === 3).length;
-
-  it.runIf(process.platform === 'linux' && findCommand('chrt') !== undefined)(
-    'runs under SCHED_BATCH, so its wake-ups do not pre-empt the event loop',
-    async () => {
-      const image = (await publishedImage(t.app, owner)).id_image;
-      const before = batchThreads();
-      const thread = startViewThread({
-        database: t.config.database,
-        flushMs: 60_000,
-        log: collectingLog(),
-        fallback: () => {
-          throw new Error('the thread should not fail here');
-        },
-      });
-      // The thread sets its policy before it reads its first message.
-      expect(await thread.record(viewOf(image, 'a:policy'))).toBe('added');
-      expect(batchThreads()).toBe(before + 1);
-      // The event loop's own thread keeps the normal policy.
-      expect(policies().get(process.pid)).toBe(0);
-      await thread.close();
-      expect(batchThreads()).toBe(before);
-    },
-  );
 
   it('hands the views over to the server’s own connection when it fails', async () => {
     const image = (await publishedImage(t.app, owner)).id_image;

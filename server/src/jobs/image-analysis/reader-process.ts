@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findCommand } from '../../lib/commands.js';
 import type { PhotoReader, PhotoReading } from './reader.js';
 import { CPU_BUDGET_ENV, isReadReply, type ReadRequest } from './reader-protocol.js';
 
@@ -281,4 +281,27 @@ function childCommand(): { command: string; args: string[] } {
     ...node,
   ];
   return { command: command[0] ?? process.execPath, args: command.slice(1) };
+}
+
+const commands = new Map<string, string | undefined>();
+
+/** The path of an executable on PATH, or undefined (never on Windows, which has neither). */
+function findCommand(name: string): string | undefined {
+  if (!commands.has(name)) {
+    let found: string | undefined;
+    if (process.platform !== 'win32') {
+      for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+        const candidate = path.join(dir, name);
+        try {
+          fs.accessSync(candidate, fs.constants.X_OK);
+          found = candidate;
+          break;
+        } catch {
+          // Not in this directory.
+        }
+      }
+    }
+    commands.set(name, found);
+  }
+  return commands.get(name);
 }

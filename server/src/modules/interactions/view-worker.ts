@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.js';
-import { runThisThreadAsBatch } from '../../lib/thread-policy.js';
 import type { BufferLog } from './view-buffer.js';
 import { createViewRecorder, type ViewOutcome } from './view-recorder.js';
 import type { ThreadMessage, ThreadReply, ViewThreadData } from './view-thread.js';
@@ -14,9 +13,6 @@ import type { ThreadMessage, ThreadReply, ViewThreadData } from './view-thread.j
 if (parentPort === null) throw new Error("view-worker.ts runs only as the views' thread");
 const port = parentPort;
 const data = workerData as ViewThreadData;
-// Before the first message is read: woken by every message of views, this thread would
-// otherwise pre-empt the server's event loop that sent it (lib/thread-policy.ts).
-runThisThreadAsBatch();
 const database = openDatabase(data.database, { secondary: true });
 
 // Replies go back like the views came: every reply of one turn of this thread's loop together.
