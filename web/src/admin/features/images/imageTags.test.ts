@@ -10,6 +10,15 @@ describe('tags typed in the image edit dialog', () => {
     ]);
   });
 
+  it('merges the names the server keeps as one, and keeps those it keeps apart', () => {
+    expect(tidyTagNames(['İzmir', 'izmir', 'Straße', 'STRASSE', 'papà', 'papa'])).toEqual([
+      'İzmir',
+      'Straße',
+      'papà',
+      'papa',
+    ]);
+  });
+
   it('accepts up to 10 tags of up to 50 characters', () => {
     const ten = Array.from({ length: 10 }, (_, index) => `tag${index}`);
     expect(tagsProblem(ten)).toBeNull();

@@ -1,11 +1,18 @@
-import { distinctTagNames, MAX_TAG_LENGTH, MAX_TAGS, tagTooLong } from '../tags/tagName.js';
+import {
+  distinctTagNames,
+  MAX_TAG_LENGTH,
+  MAX_TAGS,
+  nameKey,
+  tagTooLong,
+} from '../tags/tagName.js';
 
 /**
  * The tag names as typed into the edit dialog, tidied the way the server stores them
- * ('#Roma ' is 'Roma'); blanks dropped, and 'roma' after 'Roma' is the same tag, so it goes.
+ * ('#Roma ' is 'Roma'); blanks dropped, and 'roma' after 'Roma' is the same tag, so it goes, as
+ * the server would merge them (nameKey): the count against the limit is the server's.
  */
 export function tidyTagNames(values: readonly string[]): string[] {
-  return distinctTagNames(values, (name) => name.toLocaleLowerCase('it-IT'));
+  return distinctTagNames(values, nameKey);
 }
 
 /** What is wrong with a set of tags, in Italian, or null when the server will take it. */

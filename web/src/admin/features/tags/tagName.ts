@@ -13,6 +13,21 @@ export function tidyTagName(value: string): string {
     .replace(/^#+\s*/u, '');
 }
 
+/**
+ * The key under which the server keeps a name unique (server/src/lib/text.ts foldKey): case
+ * folded in full ('STRASSE' and 'straße' alike: lower, upper, lower again) and the Turkish
+ * dotted capital as a plain i ('İzmir' is 'izmir'); accents kept ('papà' is not 'papa').
+ */
+export function nameKey(name: string): string {
+  return name
+    .normalize('NFC')
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/i\u0307/gu, 'i')
+    .normalize('NFC');
+}
+
 /** Past the limit, counted in characters (code points) as the server counts them. */
 export function tagTooLong(name: string): boolean {
   return Array.from(name).length > MAX_TAG_LENGTH;
