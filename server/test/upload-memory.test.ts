@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageWorkState, MAX_INPUT_PIXELS } from '../src/lib/imaging.js';
+import { decodeMemory, imageWorkState, MAX_INPUT_PIXELS } from '../src/lib/imaging.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bearer, createUser, type TestUser } from './helpers/factories.js';
 import { postUpload } from './helpers/images.js';
@@ -92,5 +92,22 @@ describe('uploads of 40 megapixels, four at once', () => {
     const { responses, mostRunning } = await fourAtOnce(await largeJpeg(false));
     expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201, 201]);
     expect(mostRunning).toBe(2);
+  });
+});
+
+describe('the memory a decode is expected to take', () => {
+  const picture = (alpha: boolean) =>
+    sharp({
+      create: { width: 400, height: 300, channels: alpha ? 4 : 3, background: '#b0805080' },
+    });
+  const estimate = async (bytes: Buffer) =>
+    decodeMemory(await sharp(bytes).metadata(), 'webp', bytes);
+
+  it("counts a lossy WebP's alpha plane, which libwebp decodes whole (1.5 bytes a pixel)", async () => {
+    const plain = await estimate(await picture(false).webp({ quality: 80 }).toBuffer());
+    const alpha = await estimate(await picture(true).webp({ quality: 80 }).toBuffer());
+    const lossless = await estimate(await picture(true).webp({ lossless: true }).toBuffer());
+    expect(alpha - plain).toBe(400 * 300 * 1.5);
+    expect(lossless - plain).toBe(400 * 300 * 4);
   });
 });
