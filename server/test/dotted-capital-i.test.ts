@@ -123,7 +123,33 @@ describe('migration 2026-12-08T0900', () => {
       .where('id_utente', '=', twin.id)
       .execute();
 
+    // A reset link asked for under the old key, for an address with the dotted capital.
+    await db()
+      .updateTable('users')
+      .set({ email: 'İlkay@example.it', email_key: 'i\u0307lkay@example.it' })
+      .where('id_utente', '=', loner.id)
+      .execute();
+    await db()
+      .insertInto('password_resets')
+      .values({
+        id_utente: loner.id,
+        token_hash: 'hash-of-a-link',
+        token_version: 0,
+        email_key: 'i\u0307lkay@example.it',
+        created_at: now,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+      .execute();
+
     await foldDottedCapitalI(db());
+
+    const keys = await db()
+      .selectFrom('users as u')
+      .innerJoin('password_resets as r', 'r.id_utente', 'u.id_utente')
+      .select(['u.email_key as account', 'r.email_key as link'])
+      .where('u.id_utente', '=', loner.id)
+      .executeTakeFirstOrThrow();
+    expect(keys).toEqual({ account: 'ilkay@example.it', link: 'ilkay@example.it' });
 
     const tagKeys = await db()
       .selectFrom('tags')

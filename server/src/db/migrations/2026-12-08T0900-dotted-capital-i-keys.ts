@@ -92,10 +92,34 @@ const keyHoldsTheDot = (key: string) => sql<boolean>`${sql.ref(key)} LIKE ${`%${
 const sourceHoldsADottedI = (_key: string, source: string) =>
   sql<boolean>`${sql.ref(source)} LIKE ${'%İ%'} OR ${sql.ref(source)} LIKE ${`%i${DOT_ABOVE}%`}`;
 
+/**
+ * A password reset asked for before the move works after it: the link keeps the account's
+ * e-mail key of its day, and the reset goes through only while the account's still equals it
+ * (password-reset.service). A link whose key differs from its account's only in the dot
+ * follows the account.
+ */
+async function resetLinksFollowTheirAccounts(db: Kysely<any>) {
+  const links: Array<{ id: number; link: string; account: string }> = await db
+    .selectFrom('password_resets as r')
+    .innerJoin('users as u', 'u.id_utente', 'r.id_utente')
+    .select(['r.id_utente as id', 'r.email_key as link', 'u.email_key as account'])
+    .execute();
+  for (const { id, link, account } of links) {
+    if (link === account || dottedIFold(link) !== dottedIFold(account)) continue;
+    await db
+      .updateTable('password_resets')
+      .set({ email_key: account })
+      .where('id_utente', '=', id)
+      .execute();
+  }
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   for (const keyed of KEYED) await refold(db, keyed, dottedIFold, keyHoldsTheDot);
+  await resetLinksFollowTheirAccounts(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const keyed of KEYED) await refold(db, keyed, fullFold, sourceHoldsADottedI);
+  await resetLinksFollowTheirAccounts(db);
 }
