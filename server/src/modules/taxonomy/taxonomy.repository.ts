@@ -242,7 +242,9 @@ export async function remove(db: Executor, taxonomy: Taxonomy, id: number): Prom
 
 /**
  * Admin lists: every entry, optionally those whose name holds `term`, case, accents and
- * apostrophes aside, as the back-office's image search (accentlessContains).
+ * apostrophes aside, as the back-office's image search (accentlessContains). Not the unique
+ * keys' full case fold any more: 'strasse' no longer finds 'Straße', which it did while this
+ * searched the keys, a trade for the accents, which Italian names have and ß seldom.
  */
 export function search(db: Executor, taxonomy: Taxonomy, term: string): Promise<TaxonomyRow[]> {
   const like = accentlessContains(term);
