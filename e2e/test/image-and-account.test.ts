@@ -244,6 +244,17 @@ function focusedText(page: Page): Promise<string> {
   );
 }
 
+/** The text the focused element is described by (aria-describedby), '' for none. */
+function focusedDescription(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    (document.activeElement?.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );
+}
+
 describe('a forgotten password', () => {
   it('is asked for from the login page and chosen again through the e-mail’s link', async () => {
     const user = await registerUser(server.url, 'smemorato');
@@ -271,6 +282,9 @@ describe('a forgotten password', () => {
     await expect(announcedFromBefore(page, sent)).resolves.toBe(true);
     // The form went with the focus in it: the way back to the login has it, not the body.
     await expect(focusedText(page)).resolves.toBe('Torna all’accesso');
+    // A screen reader drops the polite announcement when the focus moves: the link it moved to
+    // is described by the confirmation, which is read with it.
+    await expect(focusedDescription(page)).resolves.toBe(sent);
     await screenshot(page, 'image-and-account-forgot-password-phone');
 
     const secret = await resetSecretMailedTo(user.email);
@@ -290,6 +304,7 @@ describe('a forgotten password', () => {
     await expect(page.getByRole('status').innerText()).resolves.toBe(saved);
     await expect(announcedFromBefore(page, saved)).resolves.toBe(true);
     await expect(focusedText(page)).resolves.toBe('Accedi');
+    await expect(focusedDescription(page)).resolves.toBe(saved);
     await screenshot(page, 'image-and-account-reset-password-phone');
 
     await page.getByRole('link', { name: 'Accedi' }).click();

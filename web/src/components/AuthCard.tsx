@@ -54,16 +54,20 @@ export function AuthCardLink({
   to,
   children,
   ref,
+  describedBy,
 }: {
   to: string;
   children: ReactNode;
   ref?: Ref<HTMLAnchorElement>;
+  /** The id of what the link is described by (a confirmation it follows). */
+  describedBy?: string;
 }) {
   return (
     <Link
       component={RouterLink}
       to={to}
       ref={ref}
+      aria-describedby={describedBy}
       color="text.secondary"
       underline="hover"
       sx={{ textAlign: 'center', '&:hover': { color: 'secondary.main' } }}

@@ -68,18 +68,23 @@ export function ErrorMessage({
  * readers announce the text that enters a region already there, and said nothing of an alert
  * drawn together with its role (the account deletion's notice, the e-mail sent for a new
  * password). Nothing shows while `message` is null; with `onClose`, 'Chiudi' puts it away.
+ * `id` names the region, for the control that takes the focus after it to be described by it
+ * (aria-describedby): a screen reader drops a polite announcement when the focus moves, and
+ * reads the focused control's description instead.
  */
 export function SuccessNotice({
   message,
   onClose,
   sx,
+  id,
 }: {
   message: string | null;
   onClose?: () => void;
   sx?: SxProps<Theme>;
+  id?: string;
 }) {
   return (
-    <div role="status">
+    <div role="status" id={id}>
       {message !== null && (
         // role none: the region around it is the one that speaks, once.
         <Alert

@@ -1,5 +1,5 @@
 import { Box, Stack } from '@mui/material';
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { AuthCard, AuthCardLink, AuthProblem, AuthSubmit } from '../components/AuthCard.js';
 import { focusIfFallen } from '../components/focusContent.js';
 import { SuccessNotice } from '../components/StatusMessage.js';
@@ -24,8 +24,9 @@ export default function ForgotPasswordPage() {
   const [sent, setSent] = useState<string | null>(null);
   const sendOnce = useSendOnce();
   // The form goes with the focus in it: the way back to the login, the one thing left to do,
-  // takes it (the confirmation is announced by its region all the same).
+  // takes it, described by the confirmation, which is read with it (SuccessNotice's id).
   const toLoginLink = useRef<HTMLAnchorElement>(null);
+  const confirmation = useId();
   useEffect(() => {
     if (sent !== null) focusIfFallen(toLoginLink.current);
   }, [sent]);
@@ -47,7 +48,11 @@ export default function ForgotPasswordPage() {
   };
 
   const toLogin = (
-    <AuthCardLink to="/login" ref={toLoginLink}>
+    <AuthCardLink
+      to="/login"
+      ref={toLoginLink}
+      describedBy={sent === null ? undefined : confirmation}
+    >
       Torna all’accesso
     </AuthCardLink>
   );
@@ -58,7 +63,7 @@ export default function ForgotPasswordPage() {
       subtitle="Scrivi l’indirizzo e-mail del tuo account: ti mandiamo un link per sceglierne una nuova."
     >
       {/* There before the form goes, so that the confirmation is announced. */}
-      <SuccessNotice message={sent} sx={{ mb: 2.5 }} />
+      <SuccessNotice message={sent} sx={{ mb: 2.5 }} id={confirmation} />
       {sent !== null ? (
         <Stack spacing={2.5}>{toLogin}</Stack>
       ) : (

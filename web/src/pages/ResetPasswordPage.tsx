@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
-import { useEffect, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import {
   AuthCard,
@@ -43,9 +43,10 @@ export default function ResetPasswordPage() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const sendOnce = useSendOnce();
   const [done, setDone] = useState<string | null>(null);
-  // The form goes with the focus in it: 'Accedi', the next step, takes it (the confirmation is
-  // announced by its region all the same).
+  // The form goes with the focus in it: 'Accedi', the next step, takes it, described by the
+  // confirmation, which is read with it (SuccessNotice's id).
   const toLogin = useRef<HTMLAnchorElement>(null);
+  const confirmation = useId();
   useEffect(() => {
     if (done !== null) focusIfFallen(toLogin.current);
   }, [done]);
@@ -54,7 +55,7 @@ export default function ResetPasswordPage() {
   const card = (children: ReactNode) => (
     <AuthCard title="Nuova password" subtitle="Scegli la nuova password del tuo account.">
       {/* In every state of the page, so that the confirmation enters a region already there. */}
-      <SuccessNotice message={done} sx={{ mb: 2.5 }} />
+      <SuccessNotice message={done} sx={{ mb: 2.5 }} id={confirmation} />
       {children}
     </AuthCard>
   );
@@ -77,6 +78,7 @@ export default function ResetPasswordPage() {
           component={RouterLink}
           to="/login"
           ref={toLogin}
+          aria-describedby={confirmation}
           variant="contained"
           color="secondary"
           size="large"
