@@ -45,13 +45,14 @@ const returned = (taxonomy: Taxonomy) =>
     'revision',
   ] as const;
 
+/** Every entry, in no order: the service sorts lists by the names shown (inShownOrder). */
 export function listAll(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[]> {
-  return table(db, taxonomy).orderBy('t.nome_key').execute();
+  return table(db, taxonomy).execute();
 }
 
-/** Only those with approved images, by name: what a public list shows. */
+/** Only those with approved images, what a public list shows; in no order, as listAll. */
 export function listUsed(db: Executor, taxonomy: Taxonomy): Promise<TaxonomyRow[]> {
-  return table(db, taxonomy).where('t.image_count', '>', 0).orderBy('t.nome_key').execute();
+  return table(db, taxonomy).where('t.image_count', '>', 0).execute();
 }
 
 /** The top N by approved image count (served by categories_by_count / tags_by_count). */
@@ -244,12 +245,13 @@ export async function remove(db: Executor, taxonomy: Taxonomy, id: number): Prom
  * Admin lists: every entry, optionally those whose name holds `term`, case, accents and
  * apostrophes aside, as the back-office's image search (accentlessContains). Not the unique
  * keys' full case fold any more: 'strasse' no longer finds 'Straße', which it did while this
- * searched the keys, a trade for the accents, which Italian names have and ß seldom.
+ * searched the keys, a trade for the accents, which Italian names have and ß seldom. In no
+ * order, as listAll.
  */
 export function search(db: Executor, taxonomy: Taxonomy, term: string): Promise<TaxonomyRow[]> {
   const like = accentlessContains(term);
   const all = table(db, taxonomy);
-  return (like === undefined ? all : all.where(like('t.nome'))).orderBy('t.nome_key').execute();
+  return (like === undefined ? all : all.where(like('t.nome'))).execute();
 }
 
 export async function imageIdsInCategory(db: Executor, id: number): Promise<number[]> {

@@ -102,26 +102,31 @@ export function shownCategoryKey(nome: string): string {
 
 const ITALIAN = new Intl.Collator('it');
 
-/**
- * Category lists in the order of the names on screen: stored 'messaggi_amicizia' is read
- * 'Amicizia' and belongs among the A's, not the M's where its stored key would put it. The id
- * settles names that collate alike, so the order never changes between two calls.
- */
-export function inShownOrder<Row extends { id: number; nome: string }>(rows: Row[]): Row[] {
+/** `rows` in Italian alphabetical order of `shown`; the id settles names that collate alike. */
+function collated<Row extends { id: number }>(rows: Row[], shown: (row: Row) => string): Row[] {
   return rows
-    .map((row) => ({ row, shown: categoryDisplayName(row.nome) }))
+    .map((row) => ({ row, shown: shown(row) }))
     .sort((a, b) => ITALIAN.compare(a.shown, b.shown) || a.row.id - b.row.id)
     .map(({ row }) => row);
+}
+
+/**
+ * Category lists in the order of the names on screen: stored 'messaggi_amicizia' is read
+ * 'Amicizia' and belongs among the A's, not the M's where its stored key would put it. The
+ * order never changes between two calls.
+ */
+export function inShownOrder<Row extends { id: number; nome: string }>(rows: Row[]): Row[] {
+  return collated(rows, (row) => categoryDisplayName(row.nome));
 }
 
 /**
  * Tag lists in Italian alphabetical order ('àncora' among the a's), the same on both engines:
  * ORDER BY of the stored key follows the code points on SQLite and the database's collation on
  * PostgreSQL, which put accented names after 'z' under C and among their letters under
- * it_IT or en_US. The id settles names that collate alike.
+ * it_IT or en_US.
  */
 export function inNameOrder<Row extends { id: number; nome: string }>(rows: Row[]): Row[] {
-  return [...rows].sort((a, b) => ITALIAN.compare(a.nome, b.nome) || a.id - b.id);
+  return collated(rows, (row) => row.nome);
 }
 
 export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
