@@ -9,9 +9,6 @@ interface Props {
   children: ReactNode;
   /** A new value (the location's key) draws the children again: another page was asked for. */
   resetKey?: string;
-  /** In place of the children after a failure; the page's error message when not given. */
-  fallback?: ReactNode;
-  onError?: (error: unknown) => void;
 }
 
 interface State {
@@ -41,20 +38,17 @@ export class LoadFailureBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error(error, info.componentStack);
-    this.props.onError?.(error);
   }
 
   override render(): ReactNode {
     if (!this.state.failed) return this.props.children;
     return (
-      this.props.fallback ?? (
-        <ErrorMessage
-          message={LOAD_FAILURE}
-          onRetry={() => {
-            window.location.reload();
-          }}
-        />
-      )
+      <ErrorMessage
+        message={LOAD_FAILURE}
+        onRetry={() => {
+          window.location.reload();
+        }}
+      />
     );
   }
 }
