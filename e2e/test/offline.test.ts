@@ -54,6 +54,24 @@ async function open(token: string | null): Promise<{ context: BrowserContext; pa
   return openSession(browser, server.url, token, { viewport: VIEWPORTS.phone });
 }
 
+/**
+ * The image's page in a session of its own (`token`'s, or anonymous for null), settled: its
+ * 'Mi piace' drawn and nothing more in flight. `prepare` runs before the page is opened.
+ */
+async function openImagePage(
+  token: string | null,
+  viewport: (typeof VIEWPORTS)[keyof typeof VIEWPORTS],
+  prepare: (page: Page) => void = () => undefined,
+) {
+  const { context, page } = await openSession(browser, server.url, token, { viewport });
+  prepare(page);
+  await page.goto(`${server.url}/image/${imageId}`);
+  const like = page.getByRole('button', { name: /^Mi piace/ });
+  await like.waitFor();
+  await page.waitForLoadState('networkidle');
+  return { context, page, like };
+}
+
 describe('offline, a screen whose code is not loaded yet', () => {
   it('is told in the page, with Riprova, and asked for a bounded number of times', async () => {
     const { context, page } = await open(null);
@@ -208,15 +226,8 @@ describe('offline, a piece beside the page whose code is not loaded yet', () => 
   });
 
   it("tells a reaction's failure even when the snackbar's code cannot come", async () => {
-    const { context, page } = await openSession(browser, server.url, user.token, {
-      viewport: VIEWPORTS.phone,
-    });
-    await page.goto(`${server.url}/image/${imageId}`);
-    const like = page.getByRole('button', { name: /^Mi piace/ });
-    await like.waitFor();
-    await page.waitForLoadState('networkidle');
-    // A network that lets nothing more through, while the browser still thinks it is online
-    // (offline, React Query holds the call until the network is back).
+    const { context, page, like } = await openImagePage(user.token, VIEWPORTS.phone);
+    // A network that lets the page's API calls through but neither the like nor any chunk.
     await page.route('**/assets/**', (route) => route.abort('internetdisconnected'));
     await page.route(`**/api/images/${imageId}/interactions`, (route) =>
       route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
@@ -233,15 +244,10 @@ describe('offline, a piece beside the page whose code is not loaded yet', () => 
   });
 
   it("gives a reaction's label once back online, after a failed load offline, quietly", async () => {
-    const { context, page } = await openSession(browser, server.url, null, {
-      viewport: VIEWPORTS.desktop,
-    });
     const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}/image/${imageId}`);
-    const like = page.getByRole('button', { name: /^Mi piace/ });
-    await like.waitFor();
-    await page.waitForLoadState('networkidle');
+    const { context, page, like } = await openImagePage(null, VIEWPORTS.desktop, (opened) =>
+      opened.on('pageerror', (error) => errors.push(error.message)),
+    );
     const failed = failedScripts(page);
     await context.setOffline(true);
     await like.hover();
@@ -271,13 +277,7 @@ describe('offline, an action', () => {
   };
 
   it('is refused at once in Italian, and not applied later when the network is back', async () => {
-    const { context, page } = await openSession(browser, server.url, user.token, {
-      viewport: VIEWPORTS.phone,
-    });
-    await page.goto(`${server.url}/image/${imageId}`);
-    const like = page.getByRole('button', { name: /^Mi piace/ });
-    await like.waitFor();
-    await page.waitForLoadState('networkidle');
+    const { context, page, like } = await openImagePage(user.token, VIEWPORTS.phone);
     const before = await like.getAttribute('aria-label');
     const wasLiked = await liked();
     await context.setOffline(true);
